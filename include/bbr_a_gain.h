@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BBR-A's RTT-adaptive PROBE_BW pacing gains, in BBR_UNIT (1 << 8) fixed
+ * point, as pure functions shared by the module and by the host unit tests.
+ *
+ * With phi = rtt / rtt_max in (0, 1] (Pan et al., J. HIT 54(11), 2022):
+ *
+ *	Pup(phi)   = 3 / (phi + 2)          in [1, 1.5)  replaces BBRv1's 5/4
+ *	Pdown(phi) = 3 / (phi - 3) + 2      in [0.5, 1)  replaces BBRv1's 3/4
+ *
+ * Multiplying through by rtt_max keeps everything in integers:
+ *
+ *	256 * Pup   = 768 * rtt_max / (rtt + 2 * rtt_max)
+ *	256 * Pdown = 512 - 768 * rtt_max / (3 * rtt_max - rtt)
+ *
+ * rtt is clamped to rtt_max first, so the divisors lie in [2, 3] * rtt_max:
+ * never zero when rtt_max > 0, and every intermediate fits in a u64 for any
+ * pair of u32 inputs (768 * (2^32 - 1) < 2^42). Quotients are rounded to the
+ * nearest integer. rtt_max == 0 means "no RTT sample yet" and yields BBRv1's
+ * fixed gains.
+ *
+ * The header is self-contained: in the kernel it uses div64_u64(), in
+ * userspace it brings its own fixed-width types.
+ */
+#ifndef _BBR_A_GAIN_H
+#define _BBR_A_GAIN_H
+
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#include <linux/types.h>
+#define bbr_a_div_u64(n, d)	div64_u64(n, d)
+#else
+#include <stdint.h>
+typedef uint32_t u32;
+typedef uint64_t u64;
+#define bbr_a_div_u64(n, d)	((n) / (d))
+#endif
+
+#define BBR_A_GAIN_UNIT		256U	/* BBR_UNIT */
+#define BBR_A_BBR1_GAIN_UP	320U	/* BBRv1's 5/4 */
+#define BBR_A_BBR1_GAIN_DOWN	192U	/* BBRv1's 3/4 */
+
+/* Round-to-nearest unsigned division; d must be non-zero. */
+static inline u64 bbr_a_div_round(u64 n, u64 d)
+{
+	return bbr_a_div_u64(n + d / 2, d);
+}
+
+/* Pup * 256: 384 (rtt far below rtt_max) down to 256 (rtt == rtt_max). */
+static inline u32 bbr_a_gain_up(u32 rtt_us, u32 rtt_max_us)
+{
+	u64 tmax = rtt_max_us;
+	u64 t = rtt_us < rtt_max_us ? rtt_us : rtt_max_us;
+
+	if (!rtt_max_us)
+		return BBR_A_BBR1_GAIN_UP;
+	return (u32)bbr_a_div_round(3 * BBR_A_GAIN_UNIT * tmax, t + 2 * tmax);
+}
+
+/* Pdown * 256: 256 (rtt far below rtt_max) down to 128 (rtt == rtt_max). */
+static inline u32 bbr_a_gain_down(u32 rtt_us, u32 rtt_max_us)
+{
+	u64 tmax = rtt_max_us;
+	u64 t = rtt_us < rtt_max_us ? rtt_us : rtt_max_us;
+
+	if (!rtt_max_us)
+		return BBR_A_BBR1_GAIN_DOWN;
+	return 2 * BBR_A_GAIN_UNIT -
+	       (u32)bbr_a_div_round(3 * BBR_A_GAIN_UNIT * tmax, 3 * tmax - t);
+}
+
+#endif /* _BBR_A_GAIN_H */

@@ -1,0 +1,1130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp_bbr_a: BBRv1 congestion control with BBR-A's RTT-adaptive PROBE_BW gains.
+ *
+ * The model is BBRv1's (Cardwell et al., "BBR: Congestion-Based Congestion
+ * Control", ACM Queue 2016; the kernel's net/ipv4/tcp_bbr.c): a windowed max
+ * of delivery-rate samples estimates the bottleneck bandwidth, a windowed min
+ * of RTT samples estimates the propagation delay, and the sender paces at
+ * pacing_gain * bw with at most cwnd_gain * bw * min_rtt in flight. A state
+ * machine picks the gains:
+ *
+ *   STARTUP    gains 2/ln2 until bw stops growing by 25 % for 3 rounds
+ *   DRAIN      pacing gain ln2/2 until inflight is back to one BDP
+ *   PROBE_BW   an eight-phase pacing gain cycle, one min_rtt per phase
+ *   PROBE_RTT  cwnd of 4 packets for 200 ms when min_rtt is 10 s old
+ *
+ * plus long-term ("policer") bandwidth sampling, compensation for ACK
+ * aggregation, packet conservation in the first round of recovery, TSO
+ * sizing and cwnd restore after undo.
+ *
+ * The one change, BBR-A (Pan, Li, Tan, Xu, Li, "RTT fairness optimization of
+ * BBR congestion control algorithm", J. Harbin Inst. Tech. 54(11), 2022), is
+ * confined to the two probing phases of PROBE_BW. BBRv1 uses fixed 5/4 and
+ * 3/4 there; a flow with a longer RTT keeps more data in the bottleneck queue
+ * and so wins bandwidth. BBR-A scales the gains by phi = rtt / rtt_max (the
+ * latest RTT sample over the largest one this flow has seen):
+ *
+ *   phase 0 (probe up):   Pup(phi) = 3/(phi+2) while inflight < 1.25 BDP,
+ *                         else 1 (a queue is forming: hold the rate)
+ *   phase 1 (probe down): Pdown(phi) = 3/(phi-3)+2 if inflight > 1.25 BDP or
+ *                         this round's loss rate exceeds 2 %, else 1
+ *
+ * Everything BBR-A adds is in the section marked "BBR-A" below, the gain
+ * arithmetic in include/bbr_a_gain.h. With the module parameter adaptive=0
+ * the module is plain BBRv1.
+ */
+
+#include <linux/inet_diag.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/win_minmax.h>
+#include <net/tcp.h>
+
+#include "bbr_a_compat.h"
+#include "bbr_a_gain.h"
+
+#define BBR_A_VERSION		"0.1.0"
+
+/* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
+#define BW_SCALE		24
+#define BW_UNIT			BIT(BW_SCALE)
+
+/* Gains and other fractions are scaled by 2^8. */
+#define BBR_SCALE		8
+#define BBR_UNIT		BIT(BBR_SCALE)
+
+enum bbr_a_mode {
+	BBR_STARTUP,		/* grow the sending rate exponentially */
+	BBR_DRAIN,		/* empty the queue STARTUP built */
+	BBR_PROBE_BW,		/* cycle the pacing gain around bw */
+	BBR_PROBE_RTT,		/* shrink inflight to re-measure min_rtt */
+};
+
+/*
+ * Per-socket state. The kernel gives a congestion control ICSK_CA_PRIV_SIZE
+ * (104) bytes, which BBRv1's own state fills completely. BBR-A needs three
+ * more words; they come from keeping the two microsecond timestamps that BBRv1
+ * holds as u64 (phase start, ACK-epoch start) as their low 32 bits, which
+ * also removes the alignment hole the first u64 caused. Both are only ever
+ * compared with "now" over intervals of seconds, far inside the 35 minutes a
+ * signed 32-bit microsecond difference can span (see bbr_a_us_since()).
+ */
+struct bbr_a {
+	u32	min_rtt_us;		/* min RTT in the min_rtt window */
+	u32	min_rtt_stamp;		/* jiffies when min_rtt_us was taken */
+	u32	probe_rtt_done_stamp;	/* jiffies when PROBE_RTT may end */
+	struct minmax bw;		/* max recent delivery rate, BW_UNIT */
+	u32	rtt_cnt;		/* packet-timed round trips so far */
+	u32	next_rtt_delivered;	/* tp->delivered when the round began */
+	u32	cycle_stamp;		/* us (low 32 bits): gain phase start */
+	u32	mode:2,			/* enum bbr_a_mode */
+		prev_ca_state:3,	/* icsk_ca_state on the previous ACK */
+		packet_conservation:1,	/* first round of recovery? */
+		round_start:1,		/* did this ACK start a new round? */
+		idle_restart:1,		/* restarting after an idle period? */
+		probe_rtt_round_done:1,	/* a full round at 4 packets done? */
+		full_bw_reached:1,	/* did STARTUP fill the pipe? */
+		full_bw_cnt:2,		/* rounds without 25 % bw growth */
+		cycle_idx:3,		/* phase in the PROBE_BW gain cycle */
+		has_seen_rtt:1,		/* any RTT sample yet? */
+		lt_is_sampling:1,	/* long-term interval under way? */
+		lt_rtt_cnt:7,		/* rounds in the long-term interval */
+		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
+		last_round_lossy:1,	/* BBR-A: last round's loss > thresh */
+		unused_a:6;
+	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
+	u32	lt_last_delivered;	/* tp->delivered at interval start */
+	u32	lt_last_stamp;		/* ms: interval start */
+	u32	lt_last_lost;		/* tp->lost at interval start */
+	u32	pacing_gain:10,		/* current pacing gain, BBR_UNIT */
+		cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
+		unused_b:12;
+	u32	prior_cwnd;		/* cwnd to restore after recovery */
+	u32	full_bw;		/* bw STARTUP's growth is judged by */
+	u32	ack_epoch_stamp;	/* us (low 32 bits): ACK epoch start */
+	u16	extra_acked[2];		/* max excess ACKed, two windows */
+	u32	ack_epoch_acked:20,	/* packets (S)ACKed in the epoch */
+		extra_acked_win_rtts:5,	/* age of current window, rounds */
+		extra_acked_win_idx:1,	/* current extra_acked[] window */
+		unused_c:6;
+	/* BBR-A */
+	u32	rtt_max_us;		/* largest RTT sample; 0: none yet */
+	u32	rtt_max_stamp;		/* jiffies when rtt_max_us was taken */
+	u32	round_lost;		/* tp->lost when the round began */
+};
+
+/* PROBE_BW cycles through this many phases, each about one min_rtt long. */
+#define CYCLE_LEN		8
+
+/* BBRv1's constants. */
+static const u32 bbr_bw_rtts = CYCLE_LEN + 2;	/* bw filter window, rounds */
+static const u32 bbr_min_rtt_win_sec = 10;	/* min_rtt filter window */
+static const u32 bbr_probe_rtt_mode_ms = 200;	/* time spent in PROBE_RTT */
+static const u32 bbr_min_tso_rate = 1200000;	/* bit/s: below, 1 seg TSO */
+static const u32 bbr_pacing_margin_percent = 1;	/* pace 1 % below bw */
+static const u32 bbr_high_gain = BBR_UNIT * 2885 / 1000 + 1;	/* 2/ln2 */
+static const u32 bbr_drain_gain = BBR_UNIT * 1000 / 2885;	/* ln2/2 */
+static const u32 bbr_cwnd_gain = BBR_UNIT * 2;
+static const u32 bbr_cycle_gain[CYCLE_LEN] = {
+	BBR_UNIT * 5 / 4,	/* probe up: look for more bandwidth */
+	BBR_UNIT * 3 / 4,	/* probe down: drain what probing queued */
+	BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT, /* cruise */
+};
+
+static const u32 bbr_cycle_rand = 7;		/* random start: not phase 1 */
+static const u32 bbr_cwnd_min_target = 4;	/* packets */
+static const u32 bbr_full_bw_thresh = BBR_UNIT * 5 / 4;	/* bw growth */
+static const u32 bbr_full_bw_cnt = 3;		/* rounds without growth */
+static const u32 bbr_lt_intvl_min_rtts = 4;	/* long-term interval min */
+static const u32 bbr_lt_loss_thresh = 50;	/* 50/256 lost: policed? */
+static const u32 bbr_lt_bw_ratio = BBR_UNIT / 8;	/* lt bw match: 1/8 */
+static const u32 bbr_lt_bw_diff = 4000 / 8;	/* ... or 4 kbit/s */
+static const u32 bbr_lt_bw_max_rtts = 48;	/* rounds to pace at lt_bw */
+static const u32 bbr_extra_acked_gain = BBR_UNIT;
+static const u32 bbr_extra_acked_win_rtts = 5;
+static const u32 bbr_ack_epoch_acked_reset_thresh = 1U << 20;
+static const u32 bbr_extra_acked_max_us = 100 * 1000;
+
+/*
+ * Module parameters. Each is an unsigned int with a range; writes outside the
+ * range fail with -EINVAL and leave the value unchanged. They are read once per
+ * use with READ_ONCE(), so a change applies to every socket from its next ACK.
+ */
+struct bbr_a_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+};
+
+static int bbr_a_param_set(const char *buf, const struct kernel_param *kp)
+{
+	struct bbr_a_param *p = kp->arg;
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(buf, 0, &v);
+	if (err)
+		return err;
+	if (v < p->min || v > p->max)
+		return -EINVAL;
+	WRITE_ONCE(p->val, v);
+	return 0;
+}
+
+static int bbr_a_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct bbr_a_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops bbr_a_param_ops = {
+	.set = bbr_a_param_set,
+	.get = bbr_a_param_get,
+};
+
+#define BBR_A_PARAM(name, def, lo, hi, desc)				\
+	static struct bbr_a_param bbr_a_##name = {			\
+		.val = (def), .min = (lo), .max = (hi),			\
+	};								\
+	module_param_cb(name, &bbr_a_param_ops, &bbr_a_##name, 0644);	\
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
+
+BBR_A_PARAM(adaptive, 1, 0, 1,
+	    "1: BBR-A's adaptive PROBE_BW gains; 0: BBRv1's fixed 5/4 and 3/4");
+BBR_A_PARAM(inflight_thresh, 320, 256, 1024,
+	    "Queue threshold of both probe phases, in BDP x 256 (320 = 1.25 BDP)");
+BBR_A_PARAM(loss_thresh, 20, 0, 1000,
+	    "Probe-down loss threshold, lost per mille of a round's packets");
+BBR_A_PARAM(probe_down_and, 0, 0, 1,
+	    "Probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
+BBR_A_PARAM(rtt_max_win_sec, 0, 0, 600,
+	    "Seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
+
+#define bbr_a_param_val(name)	READ_ONCE(bbr_a_##name.val)
+
+static void bbr_check_probe_rtt_done(struct sock *sk);
+
+/*
+ * Microseconds from a stamp kept as the low 32 bits of a tcp_mstamp to now_us;
+ * 0 if the stamp is in the future. Exact for intervals below 2^31 us.
+ */
+static u32 bbr_a_us_since(u64 now_us, u32 stamp)
+{
+	s32 delta = (s32)((u32)now_us - stamp);
+
+	return delta > 0 ? delta : 0;
+}
+
+static bool bbr_full_bw_reached(const struct sock *sk)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	return bbr->full_bw_reached;
+}
+
+/* The windowed max delivery rate, BW_UNIT packets per us. */
+static u32 bbr_max_bw(const struct sock *sk)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	return minmax_get(&bbr->bw);
+}
+
+/* The bandwidth the model uses: the policer's rate once one was found. */
+static u32 bbr_bw(const struct sock *sk)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	return bbr->lt_use_bw ? bbr->lt_bw : bbr_max_bw(sk);
+}
+
+/* Excess data ACKed beyond bw, max over the last 5..10 rounds. */
+static u16 bbr_extra_acked(const struct sock *sk)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	return max(bbr->extra_acked[0], bbr->extra_acked[1]);
+}
+
+/*
+ * gain * rate in bytes per second, less the pacing margin. The order of the
+ * multiplications keeps a u64 from overflowing up to ~2.9 Tbit/s at gain 2.89.
+ */
+static u64 bbr_rate_bytes_per_sec(struct sock *sk, u64 rate, u32 gain)
+{
+	rate *= tcp_sk(sk)->mss_cache;
+	rate *= gain;
+	rate >>= BBR_SCALE;
+	rate *= USEC_PER_SEC / 100 * (100 - bbr_pacing_margin_percent);
+	return rate >> BW_SCALE;
+}
+
+static unsigned long bbr_bw_to_pacing_rate(struct sock *sk, u32 bw, u32 gain)
+{
+	u64 rate = bbr_rate_bytes_per_sec(sk, bw, gain);
+
+	return min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate));
+}
+
+/* Before a bw sample exists, pace at high_gain * cwnd / srtt (or / 1 ms). */
+static void bbr_init_pacing_rate_from_rtt(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 rtt_us = USEC_PER_MSEC;
+	u64 bw;
+
+	if (tp->srtt_us) {
+		rtt_us = max(tp->srtt_us >> 3, 1U);
+		bbr->has_seen_rtt = 1;
+	}
+	bw = (u64)tcp_snd_cwnd(tp) * BW_UNIT;
+	do_div(bw, rtt_us);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   bbr_bw_to_pacing_rate(sk, bw, bbr_high_gain));
+}
+
+/* Pace at gain * bw; until STARTUP fills the pipe, never slow down. */
+static void bbr_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	unsigned long rate = bbr_bw_to_pacing_rate(sk, bw, gain);
+
+	if (unlikely(!bbr->has_seen_rtt && tp->srtt_us))
+		bbr_init_pacing_rate_from_rtt(sk);
+	if (bbr_full_bw_reached(sk) || rate > READ_ONCE(sk->sk_pacing_rate))
+		WRITE_ONCE(sk->sk_pacing_rate, rate);
+}
+
+/* Minimum TSO burst: 1 segment below 1.2 Mbit/s, else 2. */
+static u32 bbr_min_tso_segs(struct sock *sk)
+{
+	return READ_ONCE(sk->sk_pacing_rate) < (bbr_min_tso_rate >> 3) ? 1 : 2;
+}
+
+/* TSO burst goal: about 1 ms of data at the pacing rate, at most 127 segs. */
+static u32 bbr_tso_segs_goal(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 segs, bytes;
+
+	bytes = min_t(unsigned long,
+		      READ_ONCE(sk->sk_pacing_rate) >>
+		      READ_ONCE(sk->sk_pacing_shift),
+		      GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER);
+	segs = max_t(u32, bytes / tp->mss_cache, bbr_min_tso_segs(sk));
+	return min(segs, 0x7FU);
+}
+
+/* Remember a cwnd to restore after loss recovery or PROBE_RTT. */
+static void bbr_save_cwnd(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (bbr->prev_ca_state < TCP_CA_Recovery && bbr->mode != BBR_PROBE_RTT)
+		bbr->prior_cwnd = tcp_snd_cwnd(tp);
+	else	/* cwnd is cut right now: keep the larger, older value */
+		bbr->prior_cwnd = max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
+}
+
+static void bbr_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (event != CA_EVENT_TX_START || !tp->app_limited)
+		return;
+
+	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
+	bbr->idle_restart = 1;
+	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
+	bbr->ack_epoch_acked = 0;
+	if (bbr->mode == BBR_PROBE_BW)
+		bbr_set_pacing_rate(sk, bbr_bw(sk), BBR_UNIT);
+	else if (bbr->mode == BBR_PROBE_RTT)
+		bbr_check_probe_rtt_done(sk);
+}
+
+/*
+ * ceil(gain * bw * min_rtt) in packets; rounding up keeps an estimate from
+ * shrinking itself. Without an RTT sample, the initial window is the safe cap.
+ */
+static u32 bbr_bdp(struct sock *sk, u32 bw, u32 gain)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u64 w;
+
+	if (unlikely(bbr->min_rtt_us == ~0U))
+		return TCP_INIT_CWND;
+
+	w = (u64)bw * bbr->min_rtt_us;
+	return (((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT;
+}
+
+/*
+ * Room for quantisation: three TSO bursts (sender qdisc, sender NIC, receiver
+ * GRO/delayed ACK), rounded up to an even count to discourage delayed ACKs,
+ * and two packets more while probing up so that small BDPs still probe.
+ */
+static u32 bbr_quantization_budget(struct sock *sk, u32 cwnd)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	cwnd += 3 * bbr_tso_segs_goal(sk);
+	cwnd = (cwnd + 1) & ~1U;
+	if (bbr->mode == BBR_PROBE_BW && bbr->cycle_idx == 0)
+		cwnd += 2;
+	return cwnd;
+}
+
+static u32 bbr_inflight(struct sock *sk, u32 bw, u32 gain)
+{
+	return bbr_quantization_budget(sk, bbr_bdp(sk, bw, gain));
+}
+
+/*
+ * Packets in the network when the next skb departs. Packets already queued in
+ * the pacing layer have a departure time (EDT) in the future; by then about
+ * bw * (EDT - now) of what is in flight will have been delivered. When raising
+ * inflight, count the departing TSO burst as well.
+ */
+static u32 bbr_packets_in_net_at_edt(struct sock *sk, u32 inflight_now)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u64 now_ns = tp->tcp_clock_cache;
+	u64 edt_ns = max(tp->tcp_wstamp_ns, now_ns);
+	u64 wait_us = div_u64(edt_ns - now_ns, NSEC_PER_USEC);
+	u32 drained = (u64)bbr_bw(sk) * wait_us >> BW_SCALE;
+	u32 inflight = inflight_now;
+
+	if (bbr->pacing_gain > BBR_UNIT)
+		inflight += bbr_tso_segs_goal(sk);
+	return drained >= inflight ? 0 : inflight - drained;
+}
+
+/* Extra cwnd for ACK aggregation, capped at 100 ms of data at bw. */
+static u32 bbr_ack_aggregation_cwnd(struct sock *sk)
+{
+	u32 cap, aggr;
+
+	if (!bbr_extra_acked_gain || !bbr_full_bw_reached(sk))
+		return 0;
+
+	cap = (u64)bbr_bw(sk) * bbr_extra_acked_max_us / BW_UNIT;
+	aggr = (bbr_extra_acked_gain * bbr_extra_acked(sk)) >> BBR_SCALE;
+	return min(aggr, cap);
+}
+
+/*
+ * Estimate how much data ACKs deliver beyond what bw predicts over an epoch;
+ * a receiver or link that batches ACKs needs that much more cwnd to keep
+ * sending between batches.
+ */
+static void bbr_update_ack_aggregation(struct sock *sk,
+				       const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 epoch_us, expected, extra;
+
+	if (!bbr_extra_acked_gain || rs->acked_sacked <= 0 ||
+	    rs->delivered < 0 || rs->interval_us <= 0)
+		return;
+
+	if (bbr->round_start) {
+		bbr->extra_acked_win_rtts = min_t(u32, 0x1F,
+						  bbr->extra_acked_win_rtts + 1);
+		if (bbr->extra_acked_win_rtts >= bbr_extra_acked_win_rtts) {
+			bbr->extra_acked_win_rtts = 0;
+			bbr->extra_acked_win_idx ^= 1;
+			bbr->extra_acked[bbr->extra_acked_win_idx] = 0;
+		}
+	}
+
+	epoch_us = bbr_a_us_since(tp->delivered_mstamp, bbr->ack_epoch_stamp);
+	expected = (u64)bbr_bw(sk) * epoch_us / BW_UNIT;
+
+	/* Start a new epoch once ACKs fall behind bw, or the count is huge. */
+	if (bbr->ack_epoch_acked <= expected ||
+	    bbr->ack_epoch_acked + rs->acked_sacked >=
+	    bbr_ack_epoch_acked_reset_thresh) {
+		bbr->ack_epoch_acked = 0;
+		bbr->ack_epoch_stamp = (u32)tp->delivered_mstamp;
+		expected = 0;
+	}
+
+	bbr->ack_epoch_acked = min_t(u32, 0xFFFFF,
+				     bbr->ack_epoch_acked + rs->acked_sacked);
+	extra = min(bbr->ack_epoch_acked - expected, tcp_snd_cwnd(tp));
+	if (extra > bbr->extra_acked[bbr->extra_acked_win_idx])
+		bbr->extra_acked[bbr->extra_acked_win_idx] = extra;
+}
+
+/* ------------------------------------------------------------------------
+ * BBR-A: the adaptive PROBE_BW gains. Four functions and three words of
+ * state: rtt_max_us/rtt_max_stamp (the phi denominator), round_lost and
+ * last_round_lossy (the loss rate of the probe-down test).
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Track rtt_max, the largest RTT this flow has seen: for the connection's
+ * lifetime (the paper), or refreshed from the current sample once it is
+ * rtt_max_win_sec old. Samples from ACKs that may have been delayed by the
+ * receiver are skipped: a delayed ACK measures the receiver's timer, not the
+ * path, and one such sample would pin phi low for the rest of the lifetime.
+ */
+static void bbr_a_update_rtt_max(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 win_sec = bbr_a_param_val(rtt_max_win_sec);
+	bool expired;
+
+	if (rs->rtt_us < 0 || rs->is_ack_delayed)
+		return;
+
+	expired = win_sec &&
+		  after(tcp_jiffies32, bbr->rtt_max_stamp + win_sec * HZ);
+	if ((u32)rs->rtt_us > bbr->rtt_max_us || expired) {
+		bbr->rtt_max_us = (u32)rs->rtt_us;
+		bbr->rtt_max_stamp = tcp_jiffies32;
+	}
+}
+
+/* Is lost / (delivered + lost) above loss_thresh per mille? */
+static bool bbr_a_loss_rate_high(u32 lost, u32 delivered)
+{
+	u64 thresh = bbr_a_param_val(loss_thresh);
+
+	return (u64)lost * 1000 > thresh * ((u64)lost + delivered);
+}
+
+/*
+ * A packet-timed round is ending (or recovery restarts the round count): judge
+ * its loss rate and start counting losses afresh. Call before
+ * next_rtt_delivered moves to the new round.
+ */
+static void bbr_a_end_loss_round(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->last_round_lossy =
+		bbr_a_loss_rate_high(tp->lost - bbr->round_lost,
+				     tp->delivered - bbr->next_rtt_delivered);
+	bbr->round_lost = tp->lost;
+}
+
+/* The paper's has_loss: the last round, or this one so far, lost too much. */
+static bool bbr_a_lossy(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	return bbr->last_round_lossy ||
+	       bbr_a_loss_rate_high(tp->lost - bbr->round_lost,
+				    tp->delivered - bbr->next_rtt_delivered);
+}
+
+/*
+ * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK. Phases
+ * 2..7, adaptive=0, and a flow without an RTT sample get BBRv1's gains.
+ * "BDP" is BBR's own estimate max_bw * min_rtt, and "inflight" the packets
+ * in the network at the next departure, as BBR's phase logic counts them.
+ */
+static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 rtt_us, inflight, queue_thresh;
+	bool queued, lossy;
+
+	if (bbr->cycle_idx > 1 || !bbr->rtt_max_us ||
+	    !bbr_a_param_val(adaptive))
+		return bbr_cycle_gain[bbr->cycle_idx];
+
+	/* phi's numerator: this ACK's RTT, or srtt if it carries none. */
+	rtt_us = rs->rtt_us >= 0 ? (u32)rs->rtt_us : tp->srtt_us >> 3;
+	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
+	queue_thresh = bbr_bdp(sk, bbr_max_bw(sk),
+			       bbr_a_param_val(inflight_thresh));
+	queued = inflight > queue_thresh;
+
+	if (bbr->cycle_idx == 0)
+		return inflight < queue_thresh ?
+		       bbr_a_gain_up(rtt_us, bbr->rtt_max_us) : BBR_UNIT;
+
+	lossy = bbr_a_lossy(sk);
+	if (bbr_a_param_val(probe_down_and) ? queued && lossy : queued || lossy)
+		return bbr_a_gain_down(rtt_us, bbr->rtt_max_us);
+	return BBR_UNIT;
+}
+
+/* ---------------------------- end of BBR-A ---------------------------- */
+
+/*
+ * Packet conservation in the first round of recovery (send one packet per
+ * packet delivered), slow start toward the target after it, and the saved cwnd
+ * restored when recovery ends. Returns true while conserving packets.
+ */
+static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
+					       const struct rate_sample *rs,
+					       u32 acked, u32 *new_cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u8 prev_state = bbr->prev_ca_state;
+	u8 state = inet_csk(sk)->icsk_ca_state;
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	/* Lost packets left the network: take them out of cwnd first. */
+	if (rs->losses > 0)
+		cwnd = max_t(s32, cwnd - rs->losses, 1);
+
+	if (state == TCP_CA_Recovery && prev_state != TCP_CA_Recovery) {
+		/* Recovery begins: conserve packets for one round, from now. */
+		bbr->packet_conservation = 1;
+		bbr_a_end_loss_round(sk);
+		bbr->next_rtt_delivered = tp->delivered;
+		/* Drop cwnd that TSQ, TSO deferral or the app left unused. */
+		cwnd = tcp_packets_in_flight(tp) + acked;
+	} else if (prev_state >= TCP_CA_Recovery && state < TCP_CA_Recovery) {
+		/* Recovery is over: go back to the cwnd we had before. */
+		cwnd = max(cwnd, bbr->prior_cwnd);
+		bbr->packet_conservation = 0;
+	}
+	bbr->prev_ca_state = state;
+
+	if (bbr->packet_conservation) {
+		*new_cwnd = max(cwnd, tcp_packets_in_flight(tp) + acked);
+		return true;
+	}
+	*new_cwnd = cwnd;
+	return false;
+}
+
+/*
+ * Move cwnd toward gain * BDP (plus aggregation and quantisation budgets):
+ * grow by what was ACKed, and once the pipe was full, cut straight down.
+ */
+static void bbr_set_cwnd(struct sock *sk, const struct rate_sample *rs,
+			 u32 acked, u32 bw, u32 gain)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 cwnd = tcp_snd_cwnd(tp), target;
+
+	if (acked && !bbr_set_cwnd_to_recover_or_restore(sk, rs, acked,
+							 &cwnd)) {
+		target = bbr_bdp(sk, bw, gain) + bbr_ack_aggregation_cwnd(sk);
+		target = bbr_quantization_budget(sk, target);
+
+		if (bbr_full_bw_reached(sk))
+			cwnd = min(cwnd + acked, target);
+		else if (cwnd < target || tp->delivered < TCP_INIT_CWND)
+			cwnd = cwnd + acked;
+		cwnd = max(cwnd, bbr_cwnd_min_target);
+	}
+
+	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
+	if (bbr->mode == BBR_PROBE_RTT)
+		tcp_snd_cwnd_set(tp, min(tcp_snd_cwnd(tp),
+					 bbr_cwnd_min_target));
+}
+
+/*
+ * Should PROBE_BW move to its next phase? Cruising phases last one min_rtt.
+ * Probing up lasts at least one min_rtt and until inflight reaches
+ * gain * BDP or packets are lost; probing down ends after one min_rtt or as
+ * soon as inflight is back to one BDP.
+ */
+static bool bbr_is_next_cycle_phase(struct sock *sk,
+				    const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	bool full_length = bbr_a_us_since(tp->delivered_mstamp,
+					  bbr->cycle_stamp) > bbr->min_rtt_us;
+	u32 inflight, bw;
+
+	if (bbr->pacing_gain == BBR_UNIT)
+		return full_length;
+
+	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
+	bw = bbr_max_bw(sk);
+
+	if (bbr->pacing_gain > BBR_UNIT)
+		return full_length &&
+		       (rs->losses ||
+			inflight >= bbr_inflight(sk, bw, bbr->pacing_gain));
+
+	return full_length || inflight <= bbr_inflight(sk, bw, BBR_UNIT);
+}
+
+static void bbr_advance_cycle_phase(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->cycle_idx = (bbr->cycle_idx + 1) & (CYCLE_LEN - 1);
+	bbr->cycle_stamp = (u32)tp->delivered_mstamp;
+}
+
+static void bbr_update_cycle_phase(struct sock *sk,
+				   const struct rate_sample *rs)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode == BBR_PROBE_BW && bbr_is_next_cycle_phase(sk, rs))
+		bbr_advance_cycle_phase(sk);
+}
+
+static void bbr_reset_startup_mode(struct sock *sk)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->mode = BBR_STARTUP;
+}
+
+/*
+ * Enter PROBE_BW at a random phase other than probe-down, so that flows
+ * sharing a bottleneck do not probe in lockstep.
+ */
+static void bbr_reset_probe_bw_mode(struct sock *sk)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->mode = BBR_PROBE_BW;
+	bbr->cycle_idx = CYCLE_LEN - 1 - get_random_u32_below(bbr_cycle_rand);
+	bbr_advance_cycle_phase(sk);
+}
+
+static void bbr_reset_mode(struct sock *sk)
+{
+	if (bbr_full_bw_reached(sk))
+		bbr_reset_probe_bw_mode(sk);
+	else
+		bbr_reset_startup_mode(sk);
+}
+
+/* Long-term sampling: a new interval starts now. */
+static void bbr_reset_lt_bw_sampling_interval(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->lt_last_stamp = div_u64(tp->delivered_mstamp, USEC_PER_MSEC);
+	bbr->lt_last_delivered = tp->delivered;
+	bbr->lt_last_lost = tp->lost;
+	bbr->lt_rtt_cnt = 0;
+}
+
+static void bbr_reset_lt_bw_sampling(struct sock *sk)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->lt_bw = 0;
+	bbr->lt_use_bw = 0;
+	bbr->lt_is_sampling = false;
+	bbr_reset_lt_bw_sampling_interval(sk);
+}
+
+/*
+ * A lossy long-term interval ended with rate bw. Two consecutive intervals
+ * with about the same rate (within 1/8 or 4 kbit/s) look like a token-bucket
+ * policer: pace at their average, without probing, for a while.
+ */
+static void bbr_lt_bw_interval_done(struct sock *sk, u32 bw)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 diff;
+
+	if (bbr->lt_bw) {
+		diff = bw > bbr->lt_bw ? bw - bbr->lt_bw : bbr->lt_bw - bw;
+		if (diff * BBR_UNIT <= bbr_lt_bw_ratio * bbr->lt_bw ||
+		    bbr_rate_bytes_per_sec(sk, diff, BBR_UNIT) <=
+		    bbr_lt_bw_diff) {
+			bbr->lt_bw = (bw + bbr->lt_bw) >> 1;
+			bbr->lt_use_bw = 1;
+			bbr->pacing_gain = BBR_UNIT;
+			bbr->lt_rtt_cnt = 0;
+			return;
+		}
+	}
+	bbr->lt_bw = bw;
+	bbr_reset_lt_bw_sampling_interval(sk);
+}
+
+/*
+ * Policer detection. Intervals start at a loss and last 4..16 rounds; one
+ * that ends with a loss and lost at least 50/256 of what it delivered gives a
+ * long-term rate sample. After 48 rounds at lt_bw, probe again.
+ */
+static void bbr_lt_bw_sampling(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 lost, delivered, t;
+	u64 bw;
+
+	if (bbr->lt_use_bw) {
+		if (bbr->mode == BBR_PROBE_BW && bbr->round_start &&
+		    ++bbr->lt_rtt_cnt >= bbr_lt_bw_max_rtts) {
+			bbr_reset_lt_bw_sampling(sk);
+			bbr_reset_probe_bw_mode(sk);
+		}
+		return;
+	}
+
+	if (!bbr->lt_is_sampling) {
+		if (!rs->losses)
+			return;
+		bbr_reset_lt_bw_sampling_interval(sk);
+		bbr->lt_is_sampling = true;
+	}
+
+	/* An app-limited sample says nothing about a policer. */
+	if (rs->is_app_limited) {
+		bbr_reset_lt_bw_sampling(sk);
+		return;
+	}
+
+	if (bbr->round_start)
+		bbr->lt_rtt_cnt++;
+	if (bbr->lt_rtt_cnt < bbr_lt_intvl_min_rtts)
+		return;
+	if (bbr->lt_rtt_cnt > 4 * bbr_lt_intvl_min_rtts) {
+		bbr_reset_lt_bw_sampling(sk);
+		return;
+	}
+
+	/* End intervals at a loss: the policer's bucket is empty then. */
+	if (!rs->losses)
+		return;
+
+	lost = tp->lost - bbr->lt_last_lost;
+	delivered = tp->delivered - bbr->lt_last_delivered;
+	if (!delivered || (lost << BBR_SCALE) < bbr_lt_loss_thresh * delivered)
+		return;
+
+	t = div_u64(tp->delivered_mstamp, USEC_PER_MSEC) - bbr->lt_last_stamp;
+	if ((s32)t < 1)
+		return;		/* shorter than a millisecond: wait */
+	if (t >= ~0U / USEC_PER_MSEC) {
+		bbr_reset_lt_bw_sampling(sk);
+		return;
+	}
+	t *= USEC_PER_MSEC;
+	bw = (u64)delivered * BW_UNIT;
+	do_div(bw, t);
+	bbr_lt_bw_interval_done(sk, bw);
+}
+
+/* Count packet-timed rounds and feed the delivery rate to the bw filter. */
+static void bbr_update_bw(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u64 bw;
+
+	bbr->round_start = 0;
+	if (rs->delivered < 0 || rs->interval_us <= 0)
+		return;
+
+	/* A round ends when a packet sent after it began is delivered. */
+	if (!before(rs->prior_delivered, bbr->next_rtt_delivered)) {
+		bbr_a_end_loss_round(sk);
+		bbr->next_rtt_delivered = tp->delivered;
+		bbr->rtt_cnt++;
+		bbr->round_start = 1;
+		bbr->packet_conservation = 0;
+	}
+
+	bbr_lt_bw_sampling(sk, rs);
+
+	/*
+	 * App-limited samples understate the path, so they only count when
+	 * they beat the current max.
+	 */
+	bw = div64_long((u64)rs->delivered * BW_UNIT, rs->interval_us);
+	if (!rs->is_app_limited || bw >= bbr_max_bw(sk))
+		minmax_running_max(&bbr->bw, bbr_bw_rtts, bbr->rtt_cnt, bw);
+}
+
+/* STARTUP is over once max bw grew by less than 25 % for three rounds. */
+static void bbr_check_full_bw_reached(struct sock *sk,
+				      const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 bw_thresh;
+
+	if (bbr_full_bw_reached(sk) || !bbr->round_start || rs->is_app_limited)
+		return;
+
+	bw_thresh = (u64)bbr->full_bw * bbr_full_bw_thresh >> BBR_SCALE;
+	if (bbr_max_bw(sk) >= bw_thresh) {
+		bbr->full_bw = bbr_max_bw(sk);
+		bbr->full_bw_cnt = 0;
+		return;
+	}
+	++bbr->full_bw_cnt;
+	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr_full_bw_cnt;
+}
+
+/* STARTUP -> DRAIN when the pipe is full; DRAIN -> PROBE_BW at one BDP. */
+static void bbr_check_drain(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode == BBR_STARTUP && bbr_full_bw_reached(sk)) {
+		bbr->mode = BBR_DRAIN;
+		tcp_sk(sk)->snd_ssthresh =
+			bbr_inflight(sk, bbr_max_bw(sk), BBR_UNIT);
+	}
+	if (bbr->mode == BBR_DRAIN &&
+	    bbr_packets_in_net_at_edt(sk, tcp_packets_in_flight(tcp_sk(sk))) <=
+	    bbr_inflight(sk, bbr_max_bw(sk), BBR_UNIT))
+		bbr_reset_probe_bw_mode(sk);
+}
+
+/* Leave PROBE_RTT once its 200 ms (and one round) at 4 packets are done. */
+static void bbr_check_probe_rtt_done(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (!bbr->probe_rtt_done_stamp ||
+	    !after(tcp_jiffies32, bbr->probe_rtt_done_stamp))
+		return;
+
+	bbr->min_rtt_stamp = tcp_jiffies32;	/* next PROBE_RTT in 10 s */
+	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
+	bbr_reset_mode(sk);
+}
+
+/*
+ * The min_rtt filter: a new minimum, or any sample once the current one is
+ * 10 s old (but not from a possibly delayed ACK), replaces it. An expired
+ * filter also sends the flow to PROBE_RTT, unless it is just back from idle.
+ */
+static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	bool expired;
+
+	expired = after(tcp_jiffies32,
+			bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ);
+	if (rs->rtt_us >= 0 &&
+	    (rs->rtt_us < bbr->min_rtt_us ||
+	     (expired && !rs->is_ack_delayed))) {
+		bbr->min_rtt_us = rs->rtt_us;
+		bbr->min_rtt_stamp = tcp_jiffies32;
+	}
+
+	if (bbr_probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
+	    bbr->mode != BBR_PROBE_RTT) {
+		bbr->mode = BBR_PROBE_RTT;
+		bbr_save_cwnd(sk);
+		bbr->probe_rtt_done_stamp = 0;
+	}
+
+	if (bbr->mode == BBR_PROBE_RTT) {
+		/* Keep bw samples from this dip out of the bw filter. */
+		tp->app_limited =
+			(tp->delivered + tcp_packets_in_flight(tp)) ? : 1;
+		if (!bbr->probe_rtt_done_stamp &&
+		    tcp_packets_in_flight(tp) <= bbr_cwnd_min_target) {
+			/* At 4 packets: hold for 200 ms and one round. */
+			bbr->probe_rtt_done_stamp = tcp_jiffies32 +
+				msecs_to_jiffies(bbr_probe_rtt_mode_ms);
+			bbr->probe_rtt_round_done = 0;
+			bbr_a_end_loss_round(sk);
+			bbr->next_rtt_delivered = tp->delivered;
+		} else if (bbr->probe_rtt_done_stamp) {
+			if (bbr->round_start)
+				bbr->probe_rtt_round_done = 1;
+			if (bbr->probe_rtt_round_done)
+				bbr_check_probe_rtt_done(sk);
+		}
+	}
+	if (rs->delivered > 0)
+		bbr->idle_restart = 0;
+}
+
+static void bbr_update_gains(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	switch (bbr->mode) {
+	case BBR_STARTUP:
+		bbr->pacing_gain = bbr_high_gain;
+		bbr->cwnd_gain = bbr_high_gain;
+		break;
+	case BBR_DRAIN:
+		bbr->pacing_gain = bbr_drain_gain;
+		bbr->cwnd_gain = bbr_high_gain;
+		break;
+	case BBR_PROBE_BW:
+		bbr->pacing_gain = bbr->lt_use_bw ?
+				   BBR_UNIT : bbr_a_probe_bw_gain(sk, rs);
+		bbr->cwnd_gain = bbr_cwnd_gain;
+		break;
+	case BBR_PROBE_RTT:
+		bbr->pacing_gain = BBR_UNIT;
+		bbr->cwnd_gain = BBR_UNIT;
+		break;
+	}
+}
+
+static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
+{
+	bbr_update_bw(sk, rs);
+	bbr_a_update_rtt_max(sk, rs);
+	bbr_update_ack_aggregation(sk, rs);
+	bbr_update_cycle_phase(sk, rs);
+	bbr_check_full_bw_reached(sk, rs);
+	bbr_check_drain(sk, rs);
+	bbr_update_min_rtt(sk, rs);
+	bbr_update_gains(sk, rs);
+}
+
+/* Called on every ACK with the rate sample it produced. */
+static BBR_A_CONG_CONTROL(bbr_a_main)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 bw;
+
+	bbr_update_model(sk, rs);
+
+	bw = bbr_bw(sk);
+	bbr_set_pacing_rate(sk, bw, bbr->pacing_gain);
+	bbr_set_cwnd(sk, rs, rs->acked_sacked, bw, bbr->cwnd_gain);
+}
+
+static void bbr_a_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	memset(bbr, 0, sizeof(*bbr));
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	bbr->next_rtt_delivered = tp->delivered;
+	bbr->prev_ca_state = TCP_CA_Open;
+	bbr->min_rtt_us = tcp_min_rtt(tp);
+	bbr->min_rtt_stamp = tcp_jiffies32;
+	minmax_reset(&bbr->bw, bbr->rtt_cnt, 0);
+	bbr_init_pacing_rate_from_rtt(sk);
+	bbr_reset_lt_bw_sampling(sk);
+	bbr_reset_startup_mode(sk);
+	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
+	bbr->round_lost = tp->lost;
+	bbr->rtt_max_stamp = tcp_jiffies32;
+
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+}
+
+/* BBR keeps up to 2 BDP in flight plus budgets: ask for 3x sndbuf. */
+static u32 bbr_a_sndbuf_expand(struct sock *sk)
+{
+	return 3;
+}
+
+/*
+ * The loss that cut cwnd was spurious: keep cwnd where it is, but restart
+ * full-pipe detection and long-term sampling, which that loss fed.
+ */
+static u32 bbr_a_undo_cwnd(struct sock *sk)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	bbr->full_bw = 0;
+	bbr->full_bw_cnt = 0;
+	bbr_reset_lt_bw_sampling(sk);
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/* BBR does not use ssthresh for its own cwnd; remember cwnd for restore. */
+static u32 bbr_a_ssthresh(struct sock *sk)
+{
+	bbr_save_cwnd(sk);
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+/* The standard BBR diagnostics, so that ss -ti shows bbr:(bw,mrtt,...). */
+static size_t bbr_a_get_info(struct sock *sk, u32 ext, int *attr,
+			     union tcp_cc_info *info)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u64 bw;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+
+	bw = (u64)bbr_bw(sk) * tp->mss_cache * USEC_PER_SEC >> BW_SCALE;
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)bw;
+	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+	info->bbr.bbr_min_rtt = bbr->min_rtt_us;
+	info->bbr.bbr_pacing_gain = bbr->pacing_gain;
+	info->bbr.bbr_cwnd_gain = bbr->cwnd_gain;
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+/* An RTO ends the round and counts as a lossy long-term sample. */
+static void bbr_a_set_state(struct sock *sk, u8 new_state)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct rate_sample rs = { .losses = 1 };
+
+	if (new_state != TCP_CA_Loss)
+		return;
+
+	bbr->prev_ca_state = TCP_CA_Loss;
+	bbr->full_bw = 0;
+	bbr->round_start = 1;
+	bbr_lt_bw_sampling(sk, &rs);
+}
+
+static struct tcp_congestion_ops bbr_a_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.name		= "bbr_a",
+	.owner		= THIS_MODULE,
+	.init		= bbr_a_init,
+	.cong_control	= bbr_a_main,
+	.sndbuf_expand	= bbr_a_sndbuf_expand,
+	.undo_cwnd	= bbr_a_undo_cwnd,
+	.cwnd_event	= bbr_cwnd_event,
+	.ssthresh	= bbr_a_ssthresh,
+	.min_tso_segs	= bbr_min_tso_segs,
+	.get_info	= bbr_a_get_info,
+	.set_state	= bbr_a_set_state,
+};
+
+static int __init bbr_a_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct bbr_a) > ICSK_CA_PRIV_SIZE);
+	return tcp_register_congestion_control(&bbr_a_ops);
+}
+
+static void __exit bbr_a_unregister(void)
+{
+	tcp_unregister_congestion_control(&bbr_a_ops);
+}
+
+module_init(bbr_a_register);
+module_exit(bbr_a_unregister);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP BBR-A: BBRv1 with RTT-adaptive PROBE_BW pacing gains");
+MODULE_VERSION(BBR_A_VERSION);
