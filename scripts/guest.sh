@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Run a command as root in a QEMU guest booted from a stock Debian kernel, with tcp_bbr_a.ko
+# built for that kernel. `--kernel uml` is handed to scripts/uml.sh (User-Mode Linux).
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+source "$REPO/scripts/lib/initramfs.sh"
+
+usage() {
+	cat <<EOF
+Usage: $PROG --kernel 6.1|6.12|uml [--virtual-time] [--timeout SEC] [--out HOSTDIR]
+                [--mem MB] [--smp N] [--ko FILE] -- COMMAND [ARGS...]
+
+Boots the newest Debian 6.1 or 6.12 kernel (fetched once into the cache) in QEMU (TCG) with
+a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
+COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
+Guest environment:
+  BBR_A_SRC     copy of the project tree (testbed/ tests/ scripts/ ...)
+  BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
+  BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
+  BBR_A_KERNEL  6.1 / 6.12
+COMMAND's output streams to stdout; the kernel console goes to HOSTDIR/console.log and the
+final dmesg to HOSTDIR/dmesg.txt.
+
+  --kernel K      6.1, 6.12 (QEMU) or uml (exec scripts/uml.sh run with the same arguments)
+  --virtual-time  deterministic-ish virtual time: -smp 1 -icount shift=0,sleep=off (one
+                  instruction per ns, idle time skipped); default: real time, 2 vCPUs
+  --timeout SEC   wall-clock limit for the whole run (default 900)
+  --out HOSTDIR   where results land (created; default: a temp dir, removed at exit)
+  --mem MB        guest memory (default 1024)
+  --smp N         vCPUs (default 2, or 1 with --virtual-time)
+  --ko FILE       boot with this tcp_bbr_a.ko instead of building the repository's
+
+Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build failed,
+guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
+Cache: $CACHE (BBR_A_CACHE). The newest Debian kernel of the series is used; pin one
+with BBR_A_KVER_6_1=6.1.0-NN-amd64 or BBR_A_KVER_6_12=6.12.MMM+deb12-amd64.
+Extra kernel command line words: BBR_A_GUEST_APPEND.
+EOF
+}
+
+series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko=''
+args=("$@")
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--kernel) series=${2:-}; shift 2 || break ;;
+	--virtual-time) vtime=1; shift ;;
+	--timeout) tmo=${2:-}; shift 2 || break ;;
+	--out) out=${2:-}; shift 2 || break ;;
+	--mem) mem=${2:-}; shift 2 || break ;;
+	--smp) smp=${2:-}; shift 2 || break ;;
+	--ko) ko=${2:-}; shift 2 || break ;;
+	--) shift; break ;;
+	*) usage >&2; DIE_RC=2 die "unknown argument '$1' (COMMAND goes after --)" ;;
+	esac
+done
+if [[ $series == uml ]]; then
+	[[ -x $REPO/scripts/uml.sh ]] || DIE_RC=123 die "scripts/uml.sh is missing: no UML backend"
+	exec "$REPO/scripts/uml.sh" run "${args[@]}"
+fi
+DIE_RC=2
+check_series "$series"
+[[ $# -gt 0 ]] || die "missing COMMAND (after --)"
+for v in tmo mem ${smp:+smp}; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/tmo/timeout} needs a positive integer"
+done
+[[ -z $ko || -f $ko ]] || die "--ko $ko: no such file"
+cmd="$*"
+[[ -n $smp ]] || smp=$((vtime ? 1 : 2))
+
+DIE_RC=123
+need qemu-system-x86_64 timeout cpio mkfifo flock bc
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bbr_a_guest.XXXXXX")
+qpid='' catpid=''
+cleanup() {
+	set +e
+	trap - EXIT INT TERM
+	[[ -n $qpid ]] && kill "$qpid" 2>/dev/null # timeout(1), passes the signal on to QEMU
+	[[ -s $tmp/qemu.pid ]] && kill "$(cat "$tmp/qemu.pid")" 2>/dev/null
+	[[ -n $catpid ]] && kill "$catpid" 2>/dev/null
+	[[ -n $qpid ]] && wait "$qpid" 2>/dev/null
+	[[ -n $out && -f $tmp/console.log ]] && cp "$tmp/console.log" "$out/"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT
+trap 'log "terminated"; exit 143' TERM
+
+# Resolve the release once (apt-cache is slow) and pin it for kernels.sh/build_module.sh.
+kver=$("$REPO/scripts/kernels.sh" resolve "$series") || die "cannot resolve the $series kernel"
+export "BBR_A_KVER_${series//./_}=$kver"
+kdir=$("$REPO/scripts/kernels.sh" fetch "$series") || die "cannot fetch the $series kernel"
+if [[ -z $ko ]]; then
+	ko=$("$REPO/scripts/build_module.sh" "$series" 2>"$tmp/build.log") ||
+		{ cat "$tmp/build.log" >&2; die "building tcp_bbr_a.ko for $kver failed"; }
+fi
+base=$(base_initramfs "$kdir" "$tmp")
+
+# Per-run cpio: the project tree, the module, the command and its environment.
+run=$tmp/run
+mkdir -p "$run/bbr_a/src"
+tar -C "$REPO" --exclude=.git --exclude=results --exclude=__pycache__ --exclude=.pytest_cache \
+	--exclude='*.ko' --exclude='*.o' --exclude='.*.cmd' -cf - . | tar -C "$run/bbr_a/src" -xf -
+cp "$ko" "$run/bbr_a/tcp_bbr_a.ko"
+printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
+printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\n' \
+	"$series" >"$run/bbr_a/env"
+(cd "$run" && find . -mindepth 1 -printf '%P\n' | cpio -o -H newc -R 0:0 --quiet) >"$tmp/run.cpio"
+cat "$base" "$tmp/run.cpio" >"$tmp/initrd.cpio"
+rm -rf "$run"
+
+if [[ -n $out ]]; then mkdir -p "$out" || die "cannot create --out $out"; out=$(cd "$out" && pwd)
+else mkdir "$tmp/out"; fi
+share=${out:-$tmp/out}
+
+if ((vtime)); then accel=(-accel tcg -icount shift=0,sleep=off -rtc clock=vm)
+else accel=(-accel tcg,thread=multi); fi
+log "booting $kver ($( ((vtime)) && echo virtual || echo real) time, $smp vCPU, $mem MB)"
+mkfifo "$tmp/stdout"
+cat "$tmp/stdout" &
+catpid=$!
+t0=$(date +%s.%N)
+timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+	"${accel[@]}" -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
+	-kernel "$kdir/vmlinux" -initrd "$tmp/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 tsc=reliable rdinit=/init ${BBR_A_GUEST_APPEND:-}" \
+	-serial "file:$tmp/console.log" -serial "file:$tmp/stdout" -serial "file:$tmp/ctl" \
+	-virtfs "local,path=${share//,/,,},mount_tag=bbr_a_out,security_model=none" \
+	2>"$tmp/qemu.err" &
+qpid=$!
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+t1=$(date +%s.%N)
+# Unblock the reader if QEMU never opened the pipe, then let it drain.
+exec 3<>"$tmp/stdout"
+exec 3>&-
+wait "$catpid" || true
+catpid=
+
+con=$tmp/console.log
+tail_console() {
+	echo "---- last 40 lines of the guest console ($kver) ----" >&2
+	tail -n 40 "$con" 2>/dev/null | tr -d '\r' >&2
+	echo "----" >&2
+}
+status=$(sed -n 's/^rc \([0-9]*\).*/\1/p' "$tmp/ctl" 2>/dev/null | tail -n1)
+wall=$(echo "$t1 - $t0" | bc)
+DIE_RC=125
+if grep -q 'Kernel panic - not syncing' "$con" 2>/dev/null; then
+	tail_console; die "kernel panic in the $kver guest (after ${wall}s)"
+fi
+if grep -qE '(^|\] )(Oops: |BUG: |kernel BUG at |general protection fault)' "$con" 2>/dev/null; then
+	tail_console; die "kernel Oops/BUG in the $kver guest (see console.log)"
+fi
+if [[ $qrc -eq 124 || $qrc -eq 137 ]]; then
+	tail_console; DIE_RC=124 die "timeout: the $kver guest ran longer than ${tmo}s (killed)"
+fi
+if ! grep -q '^booted' "$tmp/ctl" 2>/dev/null; then
+	cat "$tmp/qemu.err" >&2
+	tail_console; DIE_RC=123 die "the $kver guest did not boot (qemu exit status $qrc)"
+fi
+if [[ -z $status ]]; then
+	grep '^error' "$tmp/ctl" >&2 || true
+	tail_console; die "the $kver guest stopped without reporting the command's status"
+fi
+grep -q 'WARNING: ' "$con" && log "warning: the kernel logged a WARNING (see console.log)"
+g() { sed -n "s/^$1 //p" "$tmp/ctl"; }
+log "$kver: exit status $status; ${wall%??????} s wall; guest clock: init $(g booted) s, command $(g start)..$(g end) s"
+exit "$status"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Install every Debian package the project needs (idempotent; fast when all are present).
+set -euo pipefail
+PROG=$(basename "$0")
+
+PACKAGES=(
+	# guest runner: QEMU, guest userland, initramfs and kernel unpacking
+	qemu-system-x86 busybox-static iperf3 iproute2 ethtool kmod cpio xz-utils zstd
+	# building the module against Debian's kbuild headers (+ pahole for 6.12's module BTF)
+	gcc make bc flex bison libelf-dev libssl-dev dwarves sparse
+	# User-Mode Linux build and checkpatch.pl
+	linux-source-6.1
+	# host tests and plots (run with /usr/bin/python3)
+	python3 python3-matplotlib python3-pytest
+)
+
+usage() {
+	cat <<EOF
+Usage: sudo $PROG [--check]
+Installs with apt-get (non-interactive, --no-install-recommends) the Debian packages:
+  ${PACKAGES[*]}
+--check   only list the missing packages (exit 1 if any); does not need root.
+EOF
+}
+
+missing() {
+	local p
+	for p in "${PACKAGES[@]}"; do
+		[[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] || echo "$p"
+	done
+}
+
+check=0
+case "${1:-}" in
+"") ;;
+--check) check=1 ;;
+-h | --help) usage; exit 0 ;;
+*) usage >&2; exit 2 ;;
+esac
+
+mapfile -t todo < <(missing)
+if [[ ${#todo[@]} -eq 0 ]]; then
+	echo "$PROG: all ${#PACKAGES[@]} packages are installed"
+	exit 0
+fi
+if [[ $check -eq 1 ]]; then
+	echo "$PROG: missing: ${todo[*]}"
+	exit 1
+fi
+[[ $(id -u) -eq 0 ]] || { echo "$PROG: error: must run as root (sudo $0) to install: ${todo[*]}" >&2; exit 1; }
+
+export DEBIAN_FRONTEND=noninteractive
+# apt-get update only if some package has no installation candidate (e.g. empty lists).
+for p in "${todo[@]}"; do
+	if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then
+		echo "$PROG: package lists lack $p: running apt-get update"
+		apt-get update -q
+		break
+	fi
+done
+echo "$PROG: installing: ${todo[*]}"
+apt-get install -y -q --no-install-recommends "${todo[@]}"
+mapfile -t still < <(missing)
+[[ ${#still[@]} -eq 0 ]] || { echo "$PROG: error: still missing: ${still[*]}" >&2; exit 1; }
+echo "$PROG: done"
