@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Static checks of the module sources, for every supported kernel series:
+#   - a W=1 build with zero compiler warnings,
+#   - sparse (C=2) with zero reports,
+#   - checkpatch.pl --strict --no-tree with zero reports, except the types
+#     ignored per file below (each one justified in README.md, "Static checks").
+# checkpatch.pl comes from Debian's linux-source-6.1 tarball, unpacked once
+# into the cache. Usage: tests/static_checks.sh [SERIES...]   (default 6.1 6.12)
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib/common.sh"
+need sparse perl make gcc tar
+
+series=("$@")
+[[ ${#series[@]} -gt 0 ]] || series=(6.1 6.12)
+fail=0
+
+# checkpatch.pl and the data files it reads, keyed by the linux-source version.
+src_ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	die "linux-source-6.1 is not installed; run: sudo scripts/setup.sh"
+cp_dir="$CACHE/checkpatch/$src_ver"
+if [[ ! -f $cp_dir/.complete ]]; then
+	mkdir -p "$cp_dir"
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$cp_dir" --strip-components=1 \
+		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+	touch "$cp_dir/.complete"
+fi
+
+# file:checkpatch types that are accepted for that file (see README.md).
+checkpatch() {
+	local file=$1 ignore=${2:-} out
+	out=$(cd "$REPO" && perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree \
+		--show-types ${ignore:+--ignore "$ignore"} -f "$file" 2>&1) || true
+	if grep -q 'total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
+		echo "ok - checkpatch $file"
+	else
+		echo "not ok - checkpatch $file"; sed 's/^/#   /' <<<"$out"; fail=1
+	fi
+}
+checkpatch tcp_bbr_a.c MACRO_ARG_REUSE
+checkpatch include/bbr_a_compat.h LINUX_VERSION_CODE
+checkpatch include/bbr_a_gain.h PREFER_KERNEL_TYPES
+
+# Fresh copies (new mtimes) force a full recompile, so every warning shows.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$REPO/Makefile" "$REPO/Kbuild" "$REPO/tcp_bbr_a.c" "$REPO/include" "$tmp/"
+for s in "${series[@]}"; do
+	touch "$tmp/tcp_bbr_a.c" "$tmp"/include/*
+	out=$("$REPO/scripts/build_module.sh" --src "$tmp" --tag static "$s" W=1 C=2 2>&1) || {
+		echo "not ok - build for $s"; sed 's/^/#   /' <<<"$out"; fail=1; continue
+	}
+	# Anything the compiler or sparse says about our sources is a failure.
+	if grep -E '(warning|error):' <<<"$out" | grep -q .; then
+		echo "not ok - W=1 + sparse clean for $s"
+		grep -E '(warning|error):' <<<"$out" | sed 's/^/#   /'; fail=1
+	elif ! grep -q 'CHECK' <<<"$out"; then
+		echo "not ok - sparse did not run for $s"; fail=1
+	else
+		echo "ok - W=1 + sparse clean for $s"
+	fi
+done
+exit $fail
