@@ -8,7 +8,7 @@ source "$REPO/scripts/lib/initramfs.sh"
 usage() {
 	cat <<EOF
 Usage: $PROG --kernel 6.1|6.12|uml [--virtual-time] [--timeout SEC] [--out HOSTDIR]
-                [--mem MB] [--smp N] [--ko FILE] -- COMMAND [ARGS...]
+                [--mem MB] [--smp N] [--ko FILE] [--seed N] -- COMMAND [ARGS...]
 
 Boots the newest Debian 6.1 or 6.12 kernel (fetched once into the cache) in QEMU (TCG) with
 a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
@@ -29,6 +29,8 @@ final dmesg to HOSTDIR/dmesg.txt.
   --mem MB        guest memory (default 1024)
   --smp N         vCPUs (default 2, or 1 with --virtual-time)
   --ko FILE       boot with this tcp_bbr_a.ko instead of building the repository's
+  --seed N        uml: seeds the guest's randomness (same seed, same bytes). QEMU runs are
+                  not bit-reproducible: the seed is only exported as BBR_A_SEED
 
 Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build failed,
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
@@ -38,7 +40,7 @@ Extra kernel command line words: BBR_A_GUEST_APPEND.
 EOF
 }
 
-series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko=''
+series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko='' seed=1
 args=("$@")
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -50,6 +52,7 @@ while [[ $# -gt 0 ]]; do
 	--mem) mem=${2:-}; shift 2 || break ;;
 	--smp) smp=${2:-}; shift 2 || break ;;
 	--ko) ko=${2:-}; shift 2 || break ;;
+	--seed) seed=${2:-}; shift 2 || break ;;
 	--) shift; break ;;
 	*) usage >&2; DIE_RC=2 die "unknown argument '$1' (COMMAND goes after --)" ;;
 	esac
@@ -64,6 +67,7 @@ check_series "$series"
 for v in tmo mem ${smp:+smp}; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/tmo/timeout} needs a positive integer"
 done
+[[ $seed =~ ^[0-9]+$ ]] || die "--seed needs a non-negative integer"
 [[ -z $ko || -f $ko ]] || die "--ko $ko: no such file"
 cmd="$*"
 [[ -n $smp ]] || smp=$((vtime ? 1 : 2))
@@ -103,8 +107,8 @@ tar -C "$REPO" --exclude=.git --exclude=results --exclude=__pycache__ --exclude=
 	--exclude='*.ko' --exclude='*.o' --exclude='.*.cmd' -cf - . | tar -C "$run/bbr_a/src" -xf -
 cp "$ko" "$run/bbr_a/tcp_bbr_a.ko"
 printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
-printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\n' \
-	"$series" >"$run/bbr_a/env"
+printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\n' \
+	"$series" "$seed" >"$run/bbr_a/env"
 (cd "$run" && find . -mindepth 1 -printf '%P\n' | cpio -o -H newc -R 0:0 --quiet) >"$tmp/run.cpio"
 cat "$base" "$tmp/run.cpio" >"$tmp/initrd.cpio"
 rm -rf "$run"

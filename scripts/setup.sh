@@ -5,11 +5,11 @@ PROG=$(basename "$0")
 
 PACKAGES=(
 	# guest runner: QEMU, guest userland, initramfs and kernel unpacking
-	qemu-system-x86 busybox-static iperf3 iproute2 ethtool kmod cpio xz-utils zstd
+	qemu-system-x86 busybox-static iperf3 iproute2 iputils-ping ethtool kmod cpio xz-utils zstd
 	# building the module against Debian's kbuild headers (+ pahole for 6.12's module BTF)
 	gcc make bc flex bison libelf-dev libssl-dev dwarves sparse
-	# User-Mode Linux build and checkpatch.pl
-	linux-source-6.1
+	# User-Mode Linux build (+ its static poweroff helper and patches) and checkpatch.pl
+	linux-source-6.1 libc6-dev patch
 	# host tests and plots (run with /usr/bin/python3)
 	python3 python3-matplotlib python3-pytest
 )
