@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Plots of testbed results (matplotlib, Agg backend; PNG files).
+
+    plot.py DIR [--outdir OUT]
+        DIR is a run directory or a tree of them. Per run: timeseries.png with per-flow
+        throughput (iperf3 receiver intervals), cwnd, smoothed RTT, BBR pacing_gain (from
+        ss samples) and the bottleneck queue (tc backlog, as bytes and as delay).
+        The CSVs of testbed/analyze.py are (re)made first.
+    plot.py --sweep CSV [CSV...] [--outdir OUT]
+        The sweep figures from testbed/sweep.sh CSVs: Jain vs buffer, Jain vs RTT ratio,
+        utilisation vs loss, retransmission rate vs number of flows.
+"""
+import argparse
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testbed"))
+import analyze  # noqa: E402
+
+CC_COLORS = {"bbr_a": "tab:blue", "bbr": "tab:orange", "cubic": "tab:green", "reno": "tab:red"}
+FLOW_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def timeseries(run_dir, outdir=None):
+    res = analyze.analyze_run(run_dir)  # writes the CSVs next to the raw files
+    tput = read_csv(os.path.join(run_dir, "throughput.csv"))
+    ss = read_csv(os.path.join(run_dir, "ss.csv"))
+    queue = read_csv(os.path.join(run_dir, "queue.csv"))
+    flows = res["flows"]
+    many = len(flows) > 10
+    gains = [num(r["pacing_gain"]) for r in ss if num(r["pacing_gain"]) is not None]
+    panels = ["tput", "cwnd", "rtt"] + (["gain"] if gains else []) + ["queue"]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 2.3 * len(panels) + 0.8), sharex=True)
+    ax = dict(zip(panels, axes))
+
+    def by_flow(rows):
+        d = defaultdict(list)
+        for r in rows:
+            d[int(r["flow"])].append(r)
+        return d
+
+    label = {f["index"]: f"flow {f['index']}: {f['cc']} {f['rtt_ms']:g} ms "
+                         f"({f['throughput_mbps']:.1f} Mbit/s)" for f in flows}
+    color = {f["index"]: FLOW_COLORS[(f["index"] - 1) % len(FLOW_COLORS)] for f in flows}
+    for i, rows in sorted(by_flow(tput).items()):
+        xs, ys = [], []
+        for r in rows:
+            xs += [float(r["t_start_s"]), float(r["t_end_s"])]
+            ys += [float(r["mbps"])] * 2
+        ax["tput"].plot(xs, ys, color=color[i], lw=1.2, label=None if many else label[i])
+    ax["tput"].axhline(res["rate_mbit"] * analyze.PAYLOAD_CEILING, color="grey", ls=":", lw=1,
+                       label="link payload capacity")
+    ax["tput"].set_ylabel("throughput\n(Mbit/s)")
+    ax["tput"].legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3,
+                      frameon=False)
+    ssf = by_flow(ss)
+    for i, rows in sorted(ssf.items()):
+        t = [float(r["t_s"]) for r in rows]
+        ax["cwnd"].plot(t, [num(r["cwnd"]) for r in rows], color=color[i], lw=0.9)
+        ax["rtt"].plot(t, [num(r["srtt_ms"]) for r in rows], color=color[i], lw=0.9)
+        if "gain" in ax:
+            ax["gain"].plot(t, [num(r["pacing_gain"]) for r in rows], color=color[i], lw=0.8,
+                            marker=".", ms=2)
+    for f in flows:
+        if f["base_rtt_ms"] and not many:
+            ax["rtt"].axhline(f["base_rtt_ms"], color=color[f["index"]], ls="--", lw=0.7)
+    if not ssf:
+        for k in ("cwnd", "rtt"):
+            ax[k].text(0.5, 0.5, "no ss tcp_info samples (sampler off or tcp_diag missing)",
+                       ha="center", va="center", transform=ax[k].transAxes, color="grey")
+    ax["cwnd"].set_ylabel("cwnd\n(packets)")
+    ax["rtt"].set_ylabel("smoothed RTT\n(ms; dashed: base)")
+    if "gain" in ax:
+        ax["gain"].set_ylabel("pacing_gain")
+        ax["gain"].set_ylim(0, 3)
+    if queue:
+        t = [float(r["t_s"]) for r in queue]
+        ax["queue"].plot(t, [float(r["backlog_bytes"]) / 1e3 for r in queue], color="black", lw=0.9)
+        ax["queue"].axhline(res["buffer_bytes"] / 1e3, color="red", ls=":", lw=1, label="buffer size")
+        ax["queue"].legend(fontsize=7, loc="upper right")
+        q2 = ax["queue"].twinx()
+        lo, hi = ax["queue"].get_ylim()
+        ms_per_kb = 8e3 / (res["rate_mbit"] * 1e6) * 1e3
+        q2.set_ylim(lo * ms_per_kb, hi * ms_per_kb)
+        q2.set_ylabel("queue delay (ms)")
+    ax["queue"].set_ylabel("bottleneck\nbacklog (KB)")
+    axes[-1].set_xlabel("time since the first flow started (s)")
+    w0, w1 = res["interval_s"]
+    tend = max([float(r["t_end_s"]) for r in tput] + [w1])
+    for a in axes:
+        a.axvspan(0, w0, color="grey", alpha=0.12, lw=0)
+        a.axvspan(w1, tend, color="grey", alpha=0.12, lw=0)
+        a.grid(True, alpha=0.3)
+    p = res["params"]
+    fig.suptitle(f"{res['cc']}: RTT {p.get('rtts_ms', '').replace(' ', '/')} ms, "
+                 f"{res['rate_mbit']:g} Mbit/s, buffer {res['buffer_bytes']} B"
+                 f"{' (' + p['buffer_bdp'] + ' BDP)' if p.get('buffer_bdp') else ''}, "
+                 f"loss {res['loss_pct']:g} %  |  Jain {analyze.fmt(res['jain'], '.3f')}, "
+                 f"util {res['utilization']:.3f}  |  {p.get('kernel', '')}\n"
+                 f"(grey: warm-up and cool-down, excluded from the statistics)", fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(outdir or run_dir, "timeseries.png")
+    if outdir:
+        tail = os.path.normpath(os.path.abspath(run_dir)).split(os.sep)[-2:]
+        path = os.path.join(outdir, "-".join(tail) + "-timeseries.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+SWEEPS = {
+    "buffer": ("buffer_bdp", "buffer (x BDP of the longest-RTT path)", "jain", "Jain index",
+               True, "Jain index vs buffer size (10 ms vs 50 ms)"),
+    "ratio": ("rtt_ratio", "RTT ratio (long / 10 ms)", "jain", "Jain index",
+              False, "Jain index vs RTT ratio (5 BDP)"),
+    "loss": ("loss_pct", "random loss (%)", "utilization", "link utilisation",
+             False, "Utilisation vs random loss (10 ms + 50 ms flows)"),
+    "flows": ("flows", "number of 10 ms flows", "retrans_rate", "retransmission rate (%)",
+              True, "Retransmission rate vs number of flows"),
+}
+
+
+def sweep_plot(csv_path, outdir=None):
+    rows = read_csv(csv_path)
+    if not rows:
+        raise analyze.AnalysisError(f"{csv_path}: no rows")
+    name = rows[0]["sweep"] or os.path.splitext(os.path.basename(csv_path))[0]
+    if name not in SWEEPS:
+        raise analyze.AnalysisError(f"{csv_path}: unknown sweep '{name}'")
+    xkey, xlabel, ykey, ylabel, logx, title = SWEEPS[name]
+    # series: cc, plus the buffer for the loss and flows sweeps
+    series = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        x, y = num(r[xkey]), num(r[ykey])
+        if x is None or y is None:
+            continue
+        if ykey == "retrans_rate":
+            y *= 100
+        key = (r["cc"], r["buffer_bdp"] if name in ("loss", "flows") else "")
+        series[key][x].append(y)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    styles = ["-", "--", ":", "-."]
+    bdps = sorted({k[1] for k in series}, key=lambda v: num(v) or 0)
+    for (cc, bdp), pts in sorted(series.items()):
+        xs = sorted(pts)
+        ys = [sum(pts[x]) / len(pts[x]) for x in xs]
+        lo = [ys[i] - min(pts[x]) for i, x in enumerate(xs)]
+        hi = [max(pts[x]) - ys[i] for i, x in enumerate(xs)]
+        lab = cc + (f", {bdp} BDP" if bdp else "")
+        ax.errorbar(xs, ys, yerr=[lo, hi] if any(lo) or any(hi) else None, marker="o", ms=4,
+                    capsize=2, color=CC_COLORS.get(cc), ls=styles[bdps.index(bdp) % len(styles)],
+                    label=lab)
+    if logx:
+        ax.set_xscale("log")
+        ticks = sorted({x for pts in series.values() for x in pts})
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{t:g}" for t in ticks])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    if ykey == "jain":
+        ax.set_ylim(0.45, 1.02)
+    if ykey == "utilization":
+        ax.axhline(analyze.PAYLOAD_CEILING, color="grey", ls=":", lw=1)
+        ax.set_ylim(top=1.0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    rate = rows[0].get("rate_mbit")
+    ax.set_title(f"{title}, {num(rate):g} Mbit/s" if num(rate) else title, fontsize=10)
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), f"sweep_{name}.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="+", metavar="DIR|CSV")
+    ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
+    ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
+    a = ap.parse_args(argv)
+    try:
+        if a.outdir:
+            os.makedirs(a.outdir, exist_ok=True)
+        if a.sweep:
+            for p in a.paths:
+                print(sweep_plot(p, a.outdir))
+        else:
+            for top in a.paths:
+                runs = analyze.find_runs(top)
+                if not runs:
+                    raise analyze.AnalysisError(f"{top}: no run directories (params.env) found")
+                for d in runs:
+                    print(timeseries(d, a.outdir))
+    except analyze.AnalysisError as e:
+        print(f"plot.py: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"plot.py: error: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,739 @@
+#!/usr/bin/python3
+"""Analysis of testbed runs (the only place where raw outputs become numbers).
+
+A run directory is what testbed/scenario.sh writes: params.env, flows.txt, flow_starts.txt,
+flow<i>.json (iperf3 client JSON with the server's JSON inside), ss_s<k>.txt, tc.txt, ...
+
+    analyze.py DIR [--warmup S] [--summary FILE] [--quiet]
+        DIR is a run directory or a tree of them (e.g. results/rtt_fairness-<stamp>/).
+        Writes per run: throughput.csv, ss.csv, queue.csv, run_summary.json; and
+        summary.json (all runs) in DIR or FILE; prints a table.
+    analyze.py --sweep-csv OUT.csv --sweep NAME DIR [DIR...]
+        One CSV row per run found under the DIRs (for sweeps and plots/plot.py).
+
+Definitions (also written into summary.json):
+  measured interval  [warmup, duration - cooldown] seconds after the first flow was
+                     launched (cooldown: run.env cooldown_s, default 1 s).
+  throughput         receiver-side payload bytes of the flow in the measured interval (the
+                     iperf3 server's per-interval byte counts, returned in the client's JSON
+                     by --get-server-output; intervals straddling an edge are prorated) * 8
+                     / interval length.
+  utilization        sum of those receiver-side bytes over all flows * 8 /
+                     (bottleneck rate * interval length). TCP/IP/Ethernet headers are not
+                     counted: with 1448-byte payloads in 1514-byte frames the ceiling is
+                     1448/1514 = 0.956.
+  jain               (sum x)^2 / (n * sum x^2) over the flows' throughputs x.
+  retransmits        iperf3 sender-side retransmitted segments over the whole flow
+                     (end.sum_sent.retransmits, i.e. tcpi_total_retrans).
+  retrans_rate       retransmitted / sent data segments over the whole flow, both from the
+                     flow's last ss snapshot (tcp_info total_retrans / data_segs_out;
+                     data_segs_out counts retransmissions too). Without ss data:
+                     retransmits / (bytes_sent / MSS + retransmits) from iperf3.
+  queue delay        bottleneck bfifo backlog bytes * 8 / rate, from the tc -s samples in
+                     the measured interval; per flow also mean(ss srtt - base RTT).
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import sys
+
+PAYLOAD_CEILING = 1448 / 1514
+# Seconds before the end left out: flows end at slightly different times (each iperf3
+# server starts its clock a few RTTs after launch), and a flow left alone at the very end
+# would otherwise count the whole link for that moment.
+DEFAULT_COOLDOWN = 1.0
+
+
+class AnalysisError(Exception):
+    """A problem with the input data: reported as one line, no traceback."""
+
+
+# ---------------------------------------------------------------------------- statistics
+def jain(xs):
+    """Jain's fairness index; None when undefined (no flows, or all zero)."""
+    xs = list(xs)
+    if not xs:
+        return None
+    if any(x < 0 for x in xs):
+        raise ValueError("Jain's index of negative throughput")
+    s2 = sum(x * x for x in xs)
+    if s2 == 0:
+        return None
+    return sum(xs) ** 2 / (len(xs) * s2)
+
+
+def utilization(total_bytes, rate_mbit, seconds):
+    if rate_mbit <= 0 or seconds <= 0:
+        raise ValueError("rate and interval must be positive")
+    return total_bytes * 8 / (rate_mbit * 1e6 * seconds)
+
+
+def bytes_in_window(intervals, offset, w0, w1):
+    """Bytes of [(start, end, bytes)] (times relative to offset) inside [w0, w1], prorated."""
+    total = 0.0
+    for start, end, nbytes in intervals:
+        a, b = offset + start, offset + end
+        if b <= a:
+            continue
+        overlap = min(b, w1) - max(a, w0)
+        if overlap > 0:
+            total += nbytes * overlap / (b - a)
+    return total
+
+
+def counter_at(samples, t):
+    """Linear interpolation of a cumulative counter [(time, value)] (sorted) at time t,
+    clamped to the first/last sample; None without samples."""
+    if not samples:
+        return None
+    if t <= samples[0][0]:
+        return samples[0][1]
+    for (ta, va), (tb, vb) in zip(samples, samples[1:]):
+        if ta <= t <= tb:
+            return va if tb == ta else va + (vb - va) * (t - ta) / (tb - ta)
+    return samples[-1][1]
+
+
+def percentile(xs, p):
+    """Nearest-rank percentile (p in 0..100); None for no data."""
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, math.ceil(p / 100 * len(s)) - 1))
+    return s[k]
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+# ------------------------------------------------------------------------------- parsers
+def read_env(path):
+    env = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if "=" in line and not line.startswith("#"):
+                    k, v = line.split("=", 1)
+                    env[k] = v
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot read ({e.strerror})")
+    return env
+
+
+def _unclosed(raw):
+    """True if a JSON text ends inside a string or with open brackets (cut short)."""
+    depth, in_str, esc = 0, False, False
+    for ch in raw.decode("utf-8", errors="replace"):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return in_str or depth > 0
+
+
+def load_iperf3(path):
+    """Load and check an iperf3 client JSON; returns the dict. Errors are AnalysisError."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot read iperf3 output ({e.strerror})")
+    errfile = os.path.splitext(path)[0] + ".err"
+    hint = ""
+    if os.path.exists(errfile) and os.path.getsize(errfile):
+        with open(errfile, errors="replace") as f:
+            hint = "; iperf3 stderr: " + " ".join(f.read().split())[:200]
+    if not raw.strip():
+        raise AnalysisError(f"{path}: empty file, iperf3 produced no JSON{hint}")
+    try:
+        d = json.loads(raw.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError as e:
+        what = "truncated" if _unclosed(raw) else "malformed"
+        raise AnalysisError(f"{path}: {what} iperf3 JSON: {e.msg} (line {e.lineno}, column "
+                            f"{e.colno}; file has {len(raw)} bytes){hint}")
+    if not isinstance(d, dict):
+        raise AnalysisError(f"{path}: iperf3 JSON is not an object")
+    if d.get("error"):
+        raise AnalysisError(f"{path}: iperf3 reported an error: {d['error']}")
+    try:
+        conn = d["start"]["connected"]
+        if not conn or "local_port" not in conn[0]:
+            raise KeyError("start.connected")
+        ss = d["end"]["sum_sent"]
+        for key in ("bytes", "retransmits"):
+            if not isinstance(ss.get(key), (int, float)):
+                raise KeyError(f"end.sum_sent.{key}")
+        if not isinstance(d["intervals"], list):
+            raise KeyError("intervals")
+    except (KeyError, TypeError, IndexError) as e:
+        name = e.args[0] if isinstance(e, KeyError) else str(e)
+        raise AnalysisError(f"{path}: incomplete iperf3 JSON: no '{name}' (did the test finish?)")
+    return d
+
+
+def _intervals(obj, path, where):
+    out = []
+    try:
+        for iv in obj["intervals"]:
+            s = iv["sum"]
+            out.append((float(s["start"]), float(s["end"]), float(s["bytes"])))
+    except (KeyError, TypeError, ValueError):
+        raise AnalysisError(f"{path}: bad interval record in {where}")
+    return out
+
+
+def receiver_intervals(d, path):
+    """(intervals, source): the server's (receiver-side) intervals when present."""
+    srv = d.get("server_output_json")
+    if isinstance(srv, dict) and srv.get("intervals"):
+        return _intervals(srv, path, "server_output_json"), "receiver"
+    return _intervals(d, path, "intervals"), "sender"
+
+
+def parse_rate(text):
+    """'12.5Mbps' / '950Kbps' / '123bps' -> Mbit/s."""
+    num, unit = "", ""
+    for i, ch in enumerate(text):
+        if ch.isdigit() or ch == ".":
+            num += ch
+        else:
+            unit = text[i:]
+            break
+    if not num:
+        return None
+    mult = {"bps": 1, "Kbps": 1e3, "kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12}.get(unit)
+    return float(num) * mult / 1e6 if mult else None
+
+
+def parse_ss_info(info):
+    """tcp_info text of one ss -tin socket -> dict of numbers (missing fields absent)."""
+    out = {}
+    toks = info.split()
+    if toks and ":" not in toks[0] and toks[0].replace("_", "").isalnum() and not toks[0].isdigit():
+        out["ca"] = toks[0]
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t in ("send", "pacing_rate", "delivery_rate") and i + 1 < len(toks):
+            out[t + "_mbps"] = parse_rate(toks[i + 1])
+            i += 2
+            continue
+        if t.startswith("bbr:(") and t.endswith(")"):
+            for kv in t[5:-1].split(","):
+                k, _, v = kv.partition(":")
+                if k == "bw":
+                    out["bbr_bw_mbps"] = parse_rate(v)
+                elif k in ("mrtt", "pacing_gain", "cwnd_gain"):
+                    out["bbr_" + k] = float(v)
+        elif ":" in t:
+            k, _, v = t.partition(":")
+            try:
+                if k == "rtt":
+                    a, _, b = v.partition("/")
+                    out["srtt_ms"], out["rttvar_ms"] = float(a), float(b)
+                elif k == "retrans":
+                    a, _, b = v.partition("/")
+                    out["retrans_cur"], out["total_retrans"] = int(a), int(b)
+                elif k in ("cwnd", "ssthresh", "data_segs_out", "segs_out", "bytes_acked",
+                           "bytes_sent", "bytes_retrans", "delivered", "lost", "unacked",
+                           "notsent", "mss"):
+                    out[k] = int(v)
+                elif k == "minrtt":
+                    out["minrtt_ms"] = float(v)
+            except ValueError:
+                pass
+        i += 1
+    out.setdefault("total_retrans", 0 if "data_segs_out" in out else None)
+    return out
+
+
+def parse_ss_file(path):
+    """[(uptime, [{'state','local_port','peer_port','info'}])] from a sampler file."""
+    samples, cur, sock = [], None, None
+    try:
+        f = open(path, errors="replace")
+    except OSError:
+        return []
+    with f:
+        for line in f:
+            if line.startswith("@ "):
+                try:
+                    cur = (float(line.split()[1]), [])
+                except (IndexError, ValueError):
+                    cur = None
+                    continue
+                samples.append(cur)
+                sock = None
+                continue
+            if cur is None or not line.strip():
+                continue
+            if line[0] in " \t":
+                if sock is not None:
+                    sock["info"] += " " + line.strip()
+                continue
+            parts = line.split()
+            if len(parts) < 5 or parts[0] in ("State", "Netid"):
+                continue
+            try:
+                lport = int(parts[3].rsplit(":", 1)[1])
+                pport = int(parts[4].rsplit(":", 1)[1])
+            except (IndexError, ValueError):
+                continue
+            sock = {"state": parts[0], "local_port": lport, "peer_port": pport,
+                    "info": " ".join(parts[5:])}
+            cur[1].append(sock)
+    return samples
+
+
+def parse_tc_file(path):
+    """[(uptime, {backlog_bytes, backlog_pkts, drops, sent_bytes, sent_pkts})] of the
+    bottleneck's buffer (the bfifo/pfifo child of the htb)."""
+    out = []
+    try:
+        f = open(path, errors="replace")
+    except OSError:
+        return []
+    with f:
+        blocks, cur = [], None
+        for line in f:
+            if line.startswith("@ "):
+                try:
+                    cur = [float(line.split()[1]), ""]
+                except (IndexError, ValueError):
+                    cur = None
+                    continue
+                blocks.append(cur)
+            elif cur is not None:
+                cur[1] += line
+    for t, text in blocks:
+        try:
+            qds = json.loads(text)
+        except json.JSONDecodeError:
+            continue  # a sample cut by the end of the run
+        q = next((x for x in qds if x.get("kind") in ("bfifo", "pfifo")), None)
+        q = q or next((x for x in qds if x.get("parent") == "1:1"), None)
+        if q is None:
+            continue
+        out.append((t, {"backlog_bytes": q.get("backlog", 0), "backlog_pkts": q.get("qlen", 0),
+                        "drops": q.get("drops", 0), "sent_bytes": q.get("bytes", 0),
+                        "sent_pkts": q.get("packets", 0)}))
+    return out
+
+
+def parse_snmp_tcp(path):
+    """{'OutSegs': n, 'RetransSegs': n, ...} from a /proc/net/snmp copy, or None."""
+    try:
+        with open(path) as f:
+            rows = [ln.split() for ln in f if ln.startswith("Tcp:")]
+        return {k: int(v) for k, v in zip(rows[0][1:], rows[1][1:])}
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+# ------------------------------------------------------------------------------ analysis
+def fnum(env, key, path, default=None):
+    v = env.get(key, default)
+    if v is None:
+        raise AnalysisError(f"{path}: params.env has no {key}")
+    try:
+        return float(v)
+    except ValueError:
+        raise AnalysisError(f"{path}: params.env: {key}={v!r} is not a number")
+
+
+def read_flows(d):
+    path = os.path.join(d, "flows.txt")
+    flows = []
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) < 7:
+                    continue
+                flows.append({"index": int(p[0]), "class": int(p[1]), "rtt_ms": float(p[2]),
+                              "cc": p[3], "port": int(p[4]), "start_s": float(p[5]),
+                              "run_s": int(p[6])})
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot read ({e.strerror})")
+    except ValueError:
+        raise AnalysisError(f"{path}: malformed flow table")
+    if not flows:
+        raise AnalysisError(f"{path}: no flows")
+    return flows
+
+
+def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
+    penv = os.path.join(d, "params.env")
+    env = read_env(penv)
+    extra = os.path.join(d, "run.env")
+    if os.path.exists(extra):
+        env.update({k: v for k, v in read_env(extra).items() if k not in env})
+    rate = fnum(env, "rate_mbit", penv)
+    duration = fnum(env, "duration_s", penv)
+    w0 = fnum(env, "warmup_s", penv, 0) if warmup is None else warmup
+    if cooldown is None:
+        cooldown = fnum(env, "cooldown_s", penv, DEFAULT_COOLDOWN)
+    w1 = duration - cooldown if end is None else end
+    if not 0 <= w0 < w1:
+        raise AnalysisError(f"{d}: empty measured interval [{w0:g}, {w1:g}] s "
+                            f"(warm-up + cool-down >= duration?)")
+    t0 = fnum(env, "t0_uptime", penv, 0)
+    flows = read_flows(d)
+    starts = {}
+    sp = os.path.join(d, "flow_starts.txt")
+    if os.path.exists(sp):
+        with open(sp) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 2:
+                    starts[int(p[0])] = float(p[1]) - t0
+
+    ss_by_class = {}
+    tput_rows, ss_rows = [], []
+    for fl in flows:
+        i = fl["index"]
+        jpath = os.path.join(d, f"flow{i}.json")
+        js = load_iperf3(jpath)
+        used = js.get("end", {}).get("sender_tcp_congestion")
+        if used and used != fl["cc"]:
+            raise AnalysisError(f"{jpath}: flow ran {used}, not the requested {fl['cc']}")
+        ivs, source = receiver_intervals(js, jpath)
+        off = starts.get(i, fl["start_s"])
+        fl["offset_s"] = off
+        fl["bytes_window"] = bytes_in_window(ivs, off, w0, w1)
+        fl["throughput_mbps"] = fl["bytes_window"] * 8 / (w1 - w0) / 1e6
+        fl["throughput_source"] = source
+        fl["retransmits"] = int(js["end"]["sum_sent"]["retransmits"])
+        fl["bytes_sent"] = int(js["end"]["sum_sent"]["bytes"])
+        fl["bytes_received"] = int(js["end"].get("sum_received", {}).get("bytes", 0))
+        mss = js["start"].get("tcp_mss_default") or 1448
+        dport = js["start"]["connected"][0]["local_port"]
+        for a, b, n in ivs:
+            tput_rows.append([i, fl["cc"], fl["rtt_ms"], round(off + a, 4), round(off + b, 4),
+                              int(n), round(n * 8 / (b - a) / 1e6, 4) if b > a else 0])
+        # ss samples of this flow's data connection
+        k = fl["class"]
+        if k not in ss_by_class:
+            ss_by_class[k] = parse_ss_file(os.path.join(d, f"ss_s{k}.txt"))
+        base = env.get(f"base_rtt_ms_s{k}")
+        fl["base_rtt_ms"] = float(base) if base else None
+        last, qd, acked = None, [], []
+        for up, socks in ss_by_class[k]:
+            for s in socks:
+                if s["local_port"] != dport or s["peer_port"] != fl["port"]:
+                    continue
+                m = parse_ss_info(s["info"])
+                if "srtt_ms" not in m:
+                    continue
+                t = up - t0
+                last = m
+                if m.get("bytes_acked") is not None:
+                    acked.append((t, m["bytes_acked"]))
+                if w0 <= t <= w1 and fl["base_rtt_ms"] is not None:
+                    qd.append(m["srtt_ms"] - fl["base_rtt_ms"])
+                ss_rows.append([round(t, 3), i, fl["cc"], fl["rtt_ms"], m.get("ca"), m.get("cwnd"),
+                                m.get("srtt_ms"), m.get("rttvar_ms"), m.get("minrtt_ms"),
+                                m.get("pacing_rate_mbps"), m.get("delivery_rate_mbps"),
+                                m.get("bbr_bw_mbps"), m.get("bbr_mrtt"), m.get("bbr_pacing_gain"),
+                                m.get("bbr_cwnd_gain"), m.get("total_retrans"),
+                                m.get("data_segs_out"), m.get("bytes_acked"), m.get("unacked")])
+        if last and last.get("data_segs_out"):
+            fl["segs_sent"] = last["data_segs_out"]
+            fl["segs_retrans"] = last["total_retrans"] or 0
+            fl["retrans_source"] = "ss"
+        else:
+            new = math.ceil(fl["bytes_sent"] / mss)
+            fl["segs_sent"] = new + fl["retransmits"]
+            fl["segs_retrans"] = fl["retransmits"]
+            fl["retrans_source"] = "iperf3"
+        fl["retrans_rate"] = fl["segs_retrans"] / fl["segs_sent"] if fl["segs_sent"] else 0.0
+        fl["rtt_queueing_ms"] = mean(qd)
+        # cross-check: payload the receiver acknowledged in the interval, from the sender's
+        # cumulative tcp_info bytes_acked; an ACK reaches the sender one base RTT after the
+        # data reached the receiver (the whole base RTT is on the ACK path)
+        lag = (fl["base_rtt_ms"] or fl["rtt_ms"]) / 1e3
+        fl["bytes_acked_window"] = None
+        if len(acked) >= 2 and acked[0][0] <= w0 + lag and acked[-1][0] >= w1 + lag - 0.2:
+            fl["bytes_acked_window"] = counter_at(acked, w1 + lag) - counter_at(acked, w0 + lag)
+
+    tc = parse_tc_file(os.path.join(d, "tc.txt"))
+    q_rows, qdel, drops_w = [], [], []
+    for up, q in tc:
+        t = up - t0
+        dl = q["backlog_bytes"] * 8 / (rate * 1e6) * 1e3
+        q_rows.append([round(t, 3), q["backlog_bytes"], q["backlog_pkts"], round(dl, 4),
+                       q["drops"], q["sent_bytes"], q["sent_pkts"]])
+        if w0 <= t <= w1:
+            qdel.append(dl)
+            drops_w.append(q["drops"])
+    snmp = {}
+    for k in sorted({fl["class"] for fl in flows}):
+        a = parse_snmp_tcp(os.path.join(d, f"snmp_s{k}_start.txt"))
+        b = parse_snmp_tcp(os.path.join(d, f"snmp_s{k}_end.txt"))
+        if a and b and b.get("OutSegs", 0) > a.get("OutSegs", 0):
+            out = b["OutSegs"] - a["OutSegs"]
+            snmp[f"s{k}"] = {"out_segs": out, "retrans_segs": b["RetransSegs"] - a["RetransSegs"],
+                             "retrans_rate": (b["RetransSegs"] - a["RetransSegs"]) / out}
+
+    total_w = sum(fl["bytes_window"] for fl in flows)
+    acked_w = [fl["bytes_acked_window"] for fl in flows]
+    sent = [(up - t0, q["sent_bytes"]) for up, q in tc]
+    link = None
+    if len(sent) >= 2 and sent[0][0] <= w0 and sent[-1][0] >= w1 - 0.2:
+        link = (counter_at(sent, w1) - counter_at(sent, w0)) * 8 / (rate * 1e6 * (w1 - w0))
+    segs = sum(fl["segs_sent"] for fl in flows)
+    ccs = env.get("cc", "").split()
+    res = {
+        "cc": ",".join(ccs) if ccs else ",".join(sorted({fl["cc"] for fl in flows})),
+        "dir": os.path.abspath(d),
+        "jain": jain(fl["throughput_mbps"] for fl in flows),
+        "utilization": utilization(total_w, rate, w1 - w0),
+        "retrans_rate": sum(fl["segs_retrans"] for fl in flows) / segs if segs else 0.0,
+        "utilization_acked": (utilization(sum(acked_w), rate, w1 - w0)
+                              if None not in acked_w else None),
+        "bottleneck_load": link,
+        "interval_s": [w0, w1],
+        "rate_mbit": rate,
+        "buffer_bytes": int(fnum(env, "buffer_bytes", penv, 0)),
+        "loss_pct": fnum(env, "loss_pct", penv, 0),
+        "queue_delay_ms": {"mean": mean(qdel), "p50": percentile(qdel, 50),
+                           "p95": percentile(qdel, 95), "max": max(qdel) if qdel else None,
+                           "samples": len(qdel)},
+        "bottleneck_drops": {"total": tc[-1][1]["drops"] if tc else None,
+                             "in_interval": drops_w[-1] - drops_w[0] if drops_w else None},
+        "snmp": snmp,
+        "flows": [{
+            "index": fl["index"], "cc": fl["cc"], "rtt_ms": fl["rtt_ms"],
+            "base_rtt_ms": fl["base_rtt_ms"],
+            "throughput_mbps": round(fl["throughput_mbps"], 4),
+            "retransmits": fl["retransmits"], "retrans_rate": round(fl["retrans_rate"], 6),
+            "segs_sent": fl["segs_sent"], "segs_retrans": fl["segs_retrans"],
+            "bytes_in_interval": int(fl["bytes_window"]), "bytes_received": fl["bytes_received"],
+            "rtt_queueing_ms": fl["rtt_queueing_ms"], "start_s": round(fl["offset_s"], 3),
+            "throughput_acked_mbps": (None if fl["bytes_acked_window"] is None else
+                                      round(fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6, 4)),
+            "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
+        } for fl in flows],
+        "params": env,
+        "kernel": env.get("kernel"),
+        "module_version": env.get("module_version"),
+    }
+    if write_csv:
+        _csv(os.path.join(d, "throughput.csv"),
+             ["flow", "cc", "rtt_ms", "t_start_s", "t_end_s", "bytes", "mbps"], tput_rows)
+        _csv(os.path.join(d, "ss.csv"),
+             ["t_s", "flow", "cc", "rtt_ms", "ca", "cwnd", "srtt_ms", "rttvar_ms", "minrtt_ms",
+              "pacing_rate_mbps", "delivery_rate_mbps", "bbr_bw_mbps", "bbr_mrtt_ms",
+              "pacing_gain", "cwnd_gain", "total_retrans", "data_segs_out", "bytes_acked",
+              "unacked"], ss_rows)
+        _csv(os.path.join(d, "queue.csv"),
+             ["t_s", "backlog_bytes", "backlog_pkts", "qdelay_ms", "drops_total", "sent_bytes",
+              "sent_pkts"], q_rows)
+        with open(os.path.join(d, "run_summary.json"), "w") as f:
+            json.dump(res, f, indent=1)
+    return res
+
+
+def _csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def find_runs(root):
+    if os.path.isfile(os.path.join(root, "params.env")):
+        return [root]
+    runs = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(root, "**", "params.env"),
+                                                        recursive=True))
+    return runs
+
+
+DEFINITIONS = {k: v for k, v in (
+    ("interval", "[warmup, duration - cooldown] s after the first flow was launched"),
+    ("throughput_mbps", "receiver-side payload bytes in the interval (iperf3 server intervals,"
+                        " prorated at the edges) * 8 / interval"),
+    ("utilization", "sum of receiver-side payload bytes in the interval * 8 / (rate * interval);"
+                    " headers not counted, ceiling 1448/1514 = 0.956"),
+    ("jain", "(sum x)^2 / (n sum x^2) over per-flow throughputs"),
+    ("retransmits", "iperf3 end.sum_sent.retransmits (whole flow)"),
+    ("retrans_rate", "tcp_info total_retrans / data_segs_out from the flow's last ss snapshot"
+                     " (whole flow); fallback retransmits / (bytes_sent/MSS + retransmits)"),
+    ("queue_delay_ms", "bfifo backlog bytes * 8 / rate over tc samples in the interval"),
+    ("utilization_acked", "cross-check: sum over flows of tcp_info bytes_acked (ss samples,"
+                          " interpolated, shifted by the base RTT) in the interval * 8 /"
+                          " (rate * interval)"),
+    ("bottleneck_load", "bytes (1514-byte frames incl. retransmissions) the bottleneck"
+                        " bfifo sent in the interval * 8 / (rate * interval); ~1.0 when busy"),
+    ("rtt_queueing_ms", "mean over ss samples in the interval of srtt - ping base RTT"),
+)}
+
+
+def summarize(runs, warmup=None, cooldown=None):
+    results = [analyze_run(d, warmup, cooldown=cooldown) for d in runs]
+    for i, r in enumerate(results):
+        r["run"] = i + 1
+    agg = {}
+    for r in results:
+        agg.setdefault(r["cc"], []).append(r)
+    aggregate = []
+    for cc, rs in agg.items():
+        js = [r["jain"] for r in rs if r["jain"] is not None]
+        us = [r["utilization"] for r in rs]
+        aggregate.append({"cc": cc, "runs": len(rs),
+                          "jain_mean": mean(js), "jain_min": min(js) if js else None,
+                          "jain_max": max(js) if js else None, "utilization_mean": mean(us),
+                          "retrans_rate_mean": mean([r["retrans_rate"] for r in rs])})
+    first = results[0]
+    modver = next((r["module_version"] for r in results
+                   if r["module_version"] not in (None, "none")), first["module_version"])
+    return {"generated_by": "testbed/analyze.py", "definitions": DEFINITIONS,
+            "kernel": first["kernel"], "module_version": modver,
+            "params": first["params"], "results": results, "aggregate": aggregate}
+
+
+def validate_summary(d):
+    """Problems (list of strings) with the required shape of summary.json:
+    {"results": [{"cc": str, "jain": float, "utilization": float,
+                  "flows": [{"rtt_ms", "throughput_mbps", "retransmits", "retrans_rate"}]}]}"""
+    probs = []
+    res = d.get("results") if isinstance(d, dict) else None
+    if not isinstance(res, list) or not res:
+        return ["'results' is not a non-empty list"]
+    for i, r in enumerate(res):
+        where = f"results[{i}]"
+        if not isinstance(r, dict):
+            probs.append(f"{where} is not an object")
+            continue
+        if not isinstance(r.get("cc"), str) or not r.get("cc"):
+            probs.append(f"{where}.cc is not a non-empty string")
+        j = r.get("jain")
+        if not (isinstance(j, float) and 0 < j <= 1 + 1e-9):
+            probs.append(f"{where}.jain={j!r} is not a number in (0, 1]")
+        u = r.get("utilization")
+        if not (isinstance(u, float) and 0 <= u <= 1.1):
+            probs.append(f"{where}.utilization={u!r} is not a number in [0, 1.1]")
+        fl = r.get("flows")
+        if not isinstance(fl, list) or not fl:
+            probs.append(f"{where}.flows is not a non-empty list")
+            continue
+        for k, f in enumerate(fl):
+            w = f"{where}.flows[{k}]"
+            for key, typ in (("rtt_ms", (int, float)), ("throughput_mbps", (int, float)),
+                             ("retransmits", int), ("retrans_rate", (int, float))):
+                v = f.get(key) if isinstance(f, dict) else None
+                if not isinstance(v, typ) or isinstance(v, bool) or v < 0:
+                    probs.append(f"{w}.{key}={v!r} is not a non-negative {key} value")
+    return probs
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def print_table(summary, out=sys.stdout):
+    w = out.write
+    p = summary["params"]
+    w(f"kernel {summary['kernel']}  module {summary['module_version']}  "
+      f"rate {p.get('rate_mbit')} Mbit/s  buffer {p.get('buffer_bytes')} B  loss {p.get('loss_pct')} %"
+      f"  interval [{summary['results'][0]['interval_s'][0]:g}, "
+      f"{summary['results'][0]['interval_s'][1]:g}] s\n")
+    w(f"{'cc':<12}{'run':>4}{'jain':>8}{'util':>8}{'retx%':>8}{'qdelay':>9}   "
+      f"per flow: rtt(base) Mbit/s retx retx%\n")
+    for r in summary["results"]:
+        fl = "  ".join(f"{f['rtt_ms']:g}({fmt(f['base_rtt_ms'], '.1f')})ms "
+                       f"{f['throughput_mbps']:.1f} {f['retransmits']} {100 * f['retrans_rate']:.2f}"
+                       for f in r["flows"][:6])
+        if len(r["flows"]) > 6:
+            fl += f"  ... ({len(r['flows'])} flows)"
+        w(f"{r['cc']:<12}{r['run']:>4}{fmt(r['jain'], '.3f'):>8}{fmt(r['utilization'], '.3f'):>8}"
+          f"{100 * r['retrans_rate']:>8.2f}{fmt(r['queue_delay_ms']['mean'], '.1f'):>7}ms   {fl}\n")
+    if any(a["runs"] > 1 for a in summary["aggregate"]):
+        for a in summary["aggregate"]:
+            w(f"{a['cc']:<12} mean of {a['runs']}: jain {fmt(a['jain_mean'], '.3f')} "
+              f"(min {fmt(a['jain_min'], '.3f')}, max {fmt(a['jain_max'], '.3f')}), "
+              f"util {fmt(a['utilization_mean'], '.3f')}\n")
+
+
+SWEEP_COLS = ["sweep", "cc", "rtts_ms", "rtt_ratio", "buffer_bdp", "buffer_bytes", "loss_pct",
+              "flows", "rate_mbit", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
+              "throughputs_mbps", "seed", "dir"]
+
+
+def sweep_rows(name, dirs, warmup=None, cooldown=None):
+    rows = []
+    for top in dirs:
+        for d in find_runs(top):
+            try:
+                r = analyze_run(d, warmup, write_csv=False, cooldown=cooldown)
+            except AnalysisError as e:
+                print(f"analyze.py: warning: run skipped: {e}", file=sys.stderr)
+                continue
+            p = r["params"]
+            rtts = [float(x) for x in p.get("rtts_ms", "").split()]
+            rows.append([name, r["cc"], "/".join(f"{x:g}" for x in rtts),
+                         round(max(rtts) / min(rtts), 4) if rtts and min(rtts) > 0 else "",
+                         p.get("buffer_bdp", ""), r["buffer_bytes"], r["loss_pct"],
+                         len(r["flows"]), r["rate_mbit"], r["jain"], r["utilization"],
+                         r["retrans_rate"], r["queue_delay_ms"]["mean"],
+                         "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
+                         p.get("seed", ""), d])
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="+", metavar="DIR")
+    ap.add_argument("--warmup", type=float, help="seconds excluded at the start "
+                    "(default: warmup_s of each run)")
+    ap.add_argument("--cooldown", type=float, help="seconds excluded at the end "
+                    f"(default: cooldown_s of each run, else {DEFAULT_COOLDOWN:g})")
+    ap.add_argument("--summary", help="summary.json path (default DIR/summary.json)")
+    ap.add_argument("--quiet", action="store_true", help="no table")
+    ap.add_argument("--sweep-csv", metavar="CSV", help="write one row per run to CSV")
+    ap.add_argument("--sweep", default="", help="sweep name for --sweep-csv rows")
+    a = ap.parse_args(argv)
+    try:
+        if a.sweep_csv:
+            rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
+            if not rows:
+                raise AnalysisError(f"no runs (params.env) under {' '.join(a.dirs)}")
+            _csv(a.sweep_csv, SWEEP_COLS, rows)
+            return 0
+        if len(a.dirs) != 1:
+            ap.error("give one DIR (or use --sweep-csv)")
+        runs = find_runs(a.dirs[0])
+        if not runs:
+            raise AnalysisError(f"{a.dirs[0]}: no run directories (params.env) found")
+        summary = summarize(runs, a.warmup, a.cooldown)
+        path = a.summary or os.path.join(a.dirs[0], "summary.json")
+        with open(path, "w") as f:
+            json.dump(summary, f, indent=1)
+        if not a.quiet:
+            print_table(summary)
+            print(f"summary: {path}")
+    except AnalysisError as e:
+        print(f"analyze.py: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"analyze.py: error: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# testbed/rtt_fairness.sh -- RTT-fairness experiment: flows of different base RTT share one
+# bottleneck; each congestion control is run separately; then testbed/analyze.py.
+set -euo pipefail
+# One compound command: the shell reads the whole script before running it, so editing
+# the file during a run cannot change the run.
+{
+PROG=rtt_fairness.sh
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+usage() {
+	cat <<EOF
+Usage: testbed/$PROG [options]
+
+Runs, for each congestion control in --cc (separately; every flow of a run uses it), a
+dumbbell with one flow per base RTT in --rtt (times --flows-per-rtt) through an htb
+bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
+(summary.json and a table in --out).
+
+  --cc LIST          congestion controls, comma separated, one run each (default bbr_a,bbr)
+  --rtt LIST         base RTTs in ms, comma separated, one sender class each (default 10,50)
+  --rate MBIT        bottleneck rate, Mbit/s (default 100)
+  --buffer-bdp X     buffer = X x rate x largest base RTT (default 5); prints bytes/packets
+  --loss PCT         random loss after the bottleneck, percent, 0 <= PCT < 100 (default 0)
+  --duration S       whole seconds of traffic (default 30)
+  --warmup S         seconds excluded from the statistics at the start (default 5)
+  --cooldown S       seconds excluded at the end, where flows stop (default 1)
+  --flows-per-rtt N  flows per RTT class (default 1)
+  --stagger S        seconds between consecutive flow starts (default 0)
+  --starts LIST      explicit start offset (s) of every flow, comma separated; flows
+                     alternate between RTT classes (overrides --stagger)
+  --repeat N         runs per congestion control (default 1); run r uses seed+r-1
+  --seed N           seed: start-time jitter; with --backend uml also the guest's RNG
+                     (repeatable runs); recorded (default 1)
+  --jitter S         random extra start delay per flow in [0,S) from the seed (default 0)
+  --out DIR          results directory, must be new or empty
+                     (default results/rtt_fairness-<timestamp>)
+  --backend B        auto|host|qemu|uml (default auto: host if root, the host kernel loads
+                     modules and netem works in a scratch namespace; else qemu)
+  --kernel K         6.1|6.12 for the qemu backend (default 6.12)
+  --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable)
+  --interval S       iperf3 report interval (default 1)
+  --sample-ms MS     ss/tc sampling period, 0 = off (default 100)
+  --timeout S        wall-clock limit per guest run (default 600 + 30 x duration)
+  --mem MB           guest memory (default: guest runner's)
+  --no-analysis      only run; analyse later with testbed/analyze.py DIR
+  --dry-run          validate and print the plan; set nothing up
+  -h, --help         this text
+
+Backends: host = testbed/scenario.sh run directly as root (tcp_bbr_a.ko from BBR_A_KO or
+the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/guest.sh with
+--virtual-time. Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
+EOF
+}
+
+die() { echo "$PROG: error: $*" >&2; exit 1; }
+bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
+log() { echo "$PROG: $*" >&2; }
+
+NUM='^([0-9]+([.][0-9]*)?|[.][0-9]+)$'
+INT='^[0-9]+$'
+isnum() { [[ $1 =~ $NUM ]]; }
+isint() { [[ $1 =~ $INT ]]; }
+# awk-evaluated comparison: check "EXPR" -> true/false
+check() { awk "BEGIN { exit !($1) }"; }
+
+CCS=bbr_a,bbr RTTS=10,50 RATE=100 BDPX=5 LOSS=0 DUR=30 WARMUP=5 FPR=1 STAGGER=0 REPEAT=1
+SEED=1 JITTER=0 STARTS= COOLDOWN=1 OUT= BACKEND=auto KERNEL=6.12 INTERVAL=1 SAMPLE_MS=100 TIMEOUT= MEM=
+ANALYSIS=1 DRY=0
+MODPARAMS=()
+while [[ $# -gt 0 ]]; do
+	opt=$1
+	case $opt in
+	-h | --help) usage; exit 0 ;;
+	--dry-run) DRY=1; shift; continue ;;
+	--no-analysis) ANALYSIS=0; shift; continue ;;
+	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
+		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
+		--interval | --sample-ms | --timeout | --mem) ;;
+	*) bad "unknown option '$opt'" ;;
+	esac
+	[[ $# -ge 2 ]] || bad "$opt needs a value"
+	val=$2
+	shift 2
+	case $opt in
+	--cc) CCS=$val ;; --rtt) RTTS=$val ;; --rate) RATE=$val ;; --buffer-bdp) BDPX=$val ;;
+	--loss) LOSS=$val ;; --duration) DUR=$val ;; --warmup) WARMUP=$val ;; --cooldown) COOLDOWN=$val ;;
+	--flows-per-rtt) FPR=$val ;; --stagger) STAGGER=$val ;; --starts) STARTS=$val ;; --repeat) REPEAT=$val ;;
+	--seed) SEED=$val ;; --jitter) JITTER=$val ;; --out) OUT=$val ;; --backend) BACKEND=$val ;;
+	--kernel) KERNEL=$val ;; --module-param) MODPARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
+	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;;
+	esac
+done
+
+# ---- validate everything before anything is set up ----------------------------------------
+IFS=, read -r -a CC_LIST <<<"$CCS"
+IFS=, read -r -a RTT_LIST <<<"$RTTS"
+[[ ${#CC_LIST[@]} -gt 0 ]] || bad "--cc is empty"
+for c in "${CC_LIST[@]}"; do
+	[[ $c =~ ^[a-z][a-z0-9_]{0,14}$ ]] || bad "--cc: '$c' is not a congestion control name"
+done
+[[ ${#RTT_LIST[@]} -gt 0 ]] || bad "--rtt is empty"
+for r in "${RTT_LIST[@]}"; do
+	isnum "$r" && check "$r > 0 && $r <= 10000" || bad "--rtt: '$r' is not a delay in ms (0 < ms <= 10000)"
+done
+isnum "$RATE" && check "$RATE > 0 && $RATE <= 100000" || bad "--rate: '$RATE' is not a rate in Mbit/s (0 < r <= 100000)"
+isnum "$BDPX" && check "$BDPX > 0 && $BDPX <= 10000" || bad "--buffer-bdp: '$BDPX' is not a positive multiple"
+isnum "$LOSS" && check "$LOSS < 100" || bad "--loss: '$LOSS' is not a percentage (0 <= pct < 100)"
+isint "$DUR" && check "$DUR >= 1 && $DUR <= 100000" || bad "--duration: '$DUR' is not a whole number of seconds >= 1"
+isnum "$WARMUP" && check "$WARMUP < $DUR" || bad "--warmup: '$WARMUP' must be a number of seconds below --duration ($DUR)"
+isnum "$COOLDOWN" && check "$WARMUP + $COOLDOWN < $DUR" ||
+	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DUR)"
+isint "$FPR" && check "$FPR >= 1 && $FPR <= 1000" || bad "--flows-per-rtt: '$FPR' is not an integer in 1..1000"
+isnum "$STAGGER" || bad "--stagger: '$STAGGER' is not a number of seconds"
+isnum "$JITTER" || bad "--jitter: '$JITTER' is not a number of seconds"
+isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$REPEAT' is not an integer in 1..1000"
+isint "$SEED" || bad "--seed: '$SEED' is not a non-negative integer"
+isnum "$INTERVAL" && check "$INTERVAL >= 0.1 && $INTERVAL <= 60" || bad "--interval: '$INTERVAL' is not in 0.1..60 s"
+isint "$SAMPLE_MS" || bad "--sample-ms: '$SAMPLE_MS' is not an integer"
+[[ -z $TIMEOUT ]] || { isint "$TIMEOUT" && check "$TIMEOUT > 0"; } || bad "--timeout: '$TIMEOUT' is not a positive integer"
+[[ -z $MEM ]] || { isint "$MEM" && check "$MEM >= 128"; } || bad "--mem: '$MEM' is not a size in MB (>= 128)"
+case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is not auto, host, qemu or uml" ;; esac
+case $KERNEL in 6.1 | 6.12) ;; *) bad "--kernel: '$KERNEL' is not 6.1 or 6.12" ;; esac
+for p in "${MODPARAMS[@]}"; do
+	[[ $p =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_.:+-]+$ ]] || bad "--module-param: '$p' is not key=value"
+done
+NFLOWS=$((${#RTT_LIST[@]} * FPR))
+LAST="$STAGGER * ($NFLOWS - 1)"
+if [[ -n $STARTS ]]; then
+	IFS=, read -r -a ST_LIST <<<"$STARTS"
+	[[ ${#ST_LIST[@]} -eq $NFLOWS ]] || bad "--starts: give one offset per flow ($NFLOWS), not ${#ST_LIST[@]}"
+	for s in "${ST_LIST[@]}"; do isnum "$s" || bad "--starts: '$s' is not a number of seconds"; done
+	LAST=$(printf '%s\n' "${ST_LIST[@]}" | sort -g | tail -n1)
+fi
+check "$LAST + $JITTER < $DUR - 0.5" ||
+	bad "--stagger/--starts/--jitter: the last of $NFLOWS flows would start after the end (--duration $DUR)"
+check "$LAST + $JITTER <= $WARMUP" ||
+	log "warning: flows start until $(awk "BEGIN { print $LAST + $JITTER }") s, after the warm-up ($WARMUP s)"
+[[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
+if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a directory"; fi
+if [[ -d $OUT && -n $(ls -A "$OUT" 2>/dev/null) ]]; then bad "--out: '$OUT' is not empty"; fi
+
+# buffer: X x BDP of the largest base RTT
+MAXRTT=$(printf '%s\n' "${RTT_LIST[@]}" | sort -g | tail -n1)
+BDP=$(awk "BEGIN { printf \"%d\", $RATE * 1e6 / 8 * $MAXRTT / 1000 + 0.5 }")
+BUF=$(awk "BEGIN { printf \"%d\", $BDPX * $BDP + 0.5 }")
+if ((BUF < 1514)); then
+	log "warning: $BDPX x BDP = $BUF B is less than one packet; using 1514 B"
+	BUF=1514
+fi
+PKTS=$(awk "BEGIN { printf \"%.1f\", $BUF / 1514 }")
+log "buffer: $BDPX x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUF B = $PKTS packets of 1514 B"
+log "flows: $NFLOWS (${RTT_LIST[*]} ms x $FPR), ${DUR} s, measured ${WARMUP}..$(awk "BEGIN { print $DUR - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
+[[ -n $TIMEOUT ]] || TIMEOUT=$((600 + 30 * DUR))
+
+scenario_args() { # scenario_args CC SEED OUTDIR: sets SARGS
+	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FPR" --rate "$RATE" --buffer "$BUF"
+		--loss "$LOSS" --duration "$DUR" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
+		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3")
+	local p
+	for p in "${MODPARAMS[@]}"; do SARGS+=(--module-param "$p"); done
+}
+
+if ((DRY)); then
+	log "dry run: backend $BACKEND, out $OUT; would run:"
+	for c in "${CC_LIST[@]}"; do
+		for ((r = 1; r <= REPEAT; r++)); do
+			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r"
+			echo "  scenario.sh ${SARGS[*]}"
+		done
+	done
+	exit 0
+fi
+
+# ---- backend ---------------------------------------------------------------------------------
+probe_ns=
+cleanup() { [[ -z $probe_ns ]] || ip netns del "$probe_ns" 2>/dev/null || true; }
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT
+trap 'log "terminated"; exit 143' TERM
+
+host_reason() { # prints why the host cannot run the testbed, nothing if it can
+	[[ $(id -u) -eq 0 ]] || { echo "not root"; return; }
+	[[ -e /proc/modules ]] || { echo "the host kernel has no module support"; return; }
+	command -v ip >/dev/null && command -v tc >/dev/null || { echo "iproute2 is missing"; return; }
+	probe_ns=bbraprobe$$
+	ip netns add "$probe_ns" 2>/dev/null || { probe_ns=; echo "cannot create a network namespace"; return; }
+	local ok=0
+	ip -n "$probe_ns" link add name p0 type veth peer name p1 2>/dev/null &&
+		tc -n "$probe_ns" qdisc add dev p0 root netem delay 1ms 2>/dev/null && ok=1
+	ip netns del "$probe_ns"
+	probe_ns=
+	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
+	if [[ ,$CCS, == *,bbr_a,* ]] && ! grep -qw bbr_a /proc/sys/net/ipv4/tcp_available_congestion_control &&
+		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
+		echo "bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
+	fi
+}
+if [[ $BACKEND == auto || $BACKEND == host ]]; then
+	why=$(host_reason)
+	if [[ -z $why ]]; then
+		BACKEND=host
+		log "backend: host ($(uname -r))"
+	elif [[ $BACKEND == host ]]; then
+		die "backend host: $why"
+	else
+		BACKEND=qemu
+		log "backend: qemu, Debian $KERNEL kernel, virtual time (host: $why)"
+	fi
+fi
+if [[ $BACKEND == qemu || $BACKEND == uml ]]; then
+	[[ -x $REPO/scripts/guest.sh ]] || die "scripts/guest.sh is missing (needed by the $BACKEND backend)"
+	[[ $BACKEND == qemu ]] && ! command -v qemu-system-x86_64 >/dev/null &&
+		die "qemu-system-x86_64 is missing (scripts/setup.sh installs it)"
+	[[ $BACKEND == uml ]] && KERNEL=uml
+fi
+[[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
+
+# ---- runs ------------------------------------------------------------------------------------
+mkdir -p "$OUT" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+log "results: $OUT"
+for c in "${CC_LIST[@]}"; do
+	for ((r = 1; r <= REPEAT; r++)); do
+		dir=$OUT/$c/run$r
+		mkdir -p "$dir"
+		seed=$((SEED + r - 1))
+		log "run $c #$r (seed $seed) -> $dir"
+		start=$(date +%s)
+		if [[ $BACKEND == host ]]; then
+			scenario_args "$c" "$seed" "$dir"
+			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" || die "run $c #$r failed (raw outputs in $dir)"
+		else
+			gargs=(--kernel "$KERNEL" --virtual-time --timeout "$TIMEOUT" --out "$dir")
+			[[ -z $MEM ]] || gargs+=(--mem "$MEM")
+			[[ $BACKEND != uml ]] || gargs+=(--seed "$seed") # UML: seeded, repeatable guest RNG
+			# shellcheck disable=SC2016
+			scenario_args "$c" "$seed" '"$BBR_A_OUT"'
+			# shellcheck disable=SC2016
+			"$REPO/scripts/guest.sh" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
+				die "run $c #$r failed in the $KERNEL guest (outputs in $dir)"
+		fi
+		{
+			echo "backend=$BACKEND"
+			[[ $BACKEND == host ]] || echo "guest_series=$KERNEL"
+			echo "buffer_bdp=$BDPX"
+			echo "cooldown_s=$COOLDOWN"
+			echo "bdp_bytes=$BDP"
+			echo "buffer_packets=$PKTS"
+			echo "repeat_index=$r"
+			echo "wall_s=$(($(date +%s) - start))"
+		} >"$dir/run.env"
+	done
+done
+
+((ANALYSIS)) || { log "done (no analysis): $OUT"; exit 0; }
+/usr/bin/python3 "$REPO/testbed/analyze.py" "$OUT" || die "analysis failed"
+exit
+}

@@ -1,0 +1,144 @@
+# testbed/topology.sh -- the dumbbell, defined in this one place.
+# POSIX sh (busybox ash, dash, bash); meant to be sourced, defines tb_* functions only.
+#
+#   s1 (10.1.1.2) --\                                   bottleneck: htb rate=ceil=RATE
+#   s2 (10.1.2.2) ---+-- r (router) --to_rcv--> [l] --> d (receiver, 10.0.0.2)
+#   sK (10.1.K.2) --/     netem delay RTT_k        bfifo limit BUF bytes
+#                         on r -> s_k (ACK path)   [l]: only when LOSS > 0
+#
+# One sender namespace per RTT class (all flows of one RTT share it); the whole base RTT
+# is a netem delay on the router's egress toward that sender, i.e. on the ACK path, so
+# nothing waits in the sender's own qdisc (that would count against TCP small queues).
+# Random loss, if asked for, is a netem in a separate namespace "l" AFTER the bottleneck:
+# a lost packet has used its bottleneck slot (like a corrupting link), and the loss netem
+# has no rate and no delay, so it neither queues nor shapes. Without loss that hop is not
+# created at all. TSO/GSO/GRO are off on every veth so the shaper sees real packets.
+#
+# Inputs (shell variables, read by tb_setup):
+#   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-)
+#   TB_RTTS     base RTTs in ms, space separated, one sender namespace each (s1..sK)
+#   TB_RATE     bottleneck rate in Mbit/s
+#   TB_BUF      bottleneck buffer (bfifo limit) in bytes
+#   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
+#   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default 64 MiB)
+#   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
+# Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
+
+: "${TB_PREFIX:=bbra$$-}"
+: "${TB_SOCKBUF:=67108864}"
+: "${TB_NETEM_LIMIT:=100000}"
+TB_RCV_ADDR=10.0.0.2
+
+tb_log() { echo "topology: $*" >&2; }
+
+# Find iproute2's ip/tc/ss: busybox ash runs its own ip/tc applets before PATH,
+# so every call goes through these full paths.
+tb_find_tools() {
+	TB_IP=; TB_TC=; TB_SS=
+	for d in /sbin /usr/sbin /bin /usr/bin /usr/local/sbin /usr/local/bin; do
+		[ -z "$TB_IP" ] && [ -x "$d/ip" ] && "$d/ip" -V 2>/dev/null | grep -q iproute2 && TB_IP=$d/ip
+		[ -z "$TB_TC" ] && [ -x "$d/tc" ] && "$d/tc" -V 2>/dev/null | grep -q iproute2 && TB_TC=$d/tc
+		[ -z "$TB_SS" ] && [ -x "$d/ss" ] && "$d/ss" -V 2>/dev/null | grep -q iproute2 && TB_SS=$d/ss
+	done
+	[ -n "$TB_IP" ] && [ -n "$TB_TC" ] && [ -n "$TB_SS" ] || {
+		tb_log "iproute2 ip, tc and ss are required (found ip='$TB_IP' tc='$TB_TC' ss='$TB_SS')"
+		return 1
+	}
+	TB_ETHTOOL=$(command -v ethtool 2>/dev/null || true)
+	for d in /sbin /usr/sbin; do
+		[ -z "$TB_ETHTOOL" ] && [ -x "$d/ethtool" ] && TB_ETHTOOL=$d/ethtool
+	done
+	[ -n "$TB_ETHTOOL" ] || { tb_log "ethtool is required"; return 1; }
+}
+
+tb_ns() { echo "$TB_PREFIX$1"; }
+tb_exec() { _n=$1; shift; "$TB_IP" netns exec "$TB_PREFIX$_n" "$@"; }
+tb_ipn() { _n=$1; shift; "$TB_IP" -n "$TB_PREFIX$_n" "$@"; }
+tb_tcn() { _n=$1; shift; "$TB_TC" -n "$TB_PREFIX$_n" "$@"; }
+tb_sysctl() { tb_exec "$1" sh -c "echo '$3' > /proc/sys/$2"; }
+
+# tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN: veth pair, addresses, offloads off, up.
+tb_link() {
+	tb_ipn "$1" link add name "$2" type veth peer name "$5" netns "$(tb_ns "$4")" || return 1
+	tb_ipn "$1" addr add "$3" dev "$2" && tb_ipn "$4" addr add "$6" dev "$5" || return 1
+	tb_ifup "$1" "$2" && tb_ifup "$4" "$5"
+}
+
+tb_ifup() {
+	tb_exec "$1" "$TB_ETHTOOL" -K "$2" tso off gso off gro off >/dev/null 2>&1 ||
+		{ tb_log "ethtool -K $2 tso/gso/gro off failed in $(tb_ns "$1")"; return 1; }
+	tb_ipn "$1" link set dev "$2" up
+}
+
+tb_setup() {
+	tb_find_tools || return 1
+	[ -n "$TB_RTTS" ] && [ -n "$TB_RATE" ] && [ -n "$TB_BUF" ] ||
+		{ tb_log "TB_RTTS, TB_RATE and TB_BUF must be set"; return 1; }
+	: "${TB_LOSS:=0}"
+	TB_HAS_LOSS=$(awk -v l="$TB_LOSS" 'BEGIN { print (l + 0 > 0) ? 1 : 0 }')
+	TB_CLASSES=0
+	for _r in $TB_RTTS; do TB_CLASSES=$((TB_CLASSES + 1)); done
+	_all="r d"
+	[ "$TB_HAS_LOSS" = 1 ] && _all="$_all l"
+	_k=1
+	while [ $_k -le $TB_CLASSES ]; do _all="$_all s$_k"; _k=$((_k + 1)); done
+	for _n in $_all; do
+		"$TB_IP" netns add "$(tb_ns "$_n")" || { tb_log "cannot create namespace $(tb_ns "$_n")"; return 1; }
+		tb_ipn "$_n" link set dev lo up || return 1
+	done
+	tb_sysctl r net/ipv4/ip_forward 1 || return 1
+	# end hosts: big enough socket buffers for deep buffers, no cached metrics across flows
+	for _n in d $(echo "$_all" | tr ' ' '\n' | grep '^s'); do
+		tb_sysctl "$_n" net/ipv4/tcp_rmem "4096 131072 $TB_SOCKBUF" &&
+		tb_sysctl "$_n" net/ipv4/tcp_wmem "4096 16384 $TB_SOCKBUF" &&
+		tb_sysctl "$_n" net/ipv4/tcp_no_metrics_save 1 || return 1
+	done
+
+	# router <-> receiver, with the optional loss hop in between
+	if [ "$TB_HAS_LOSS" = 1 ]; then
+		tb_sysctl l net/ipv4/ip_forward 1 || return 1
+		tb_link r to_rcv 10.254.0.1/30 l to_r 10.254.0.2/30 || return 1
+		tb_link l to_rcv 10.0.0.1/24 d eth0 $TB_RCV_ADDR/24 || return 1
+		tb_ipn r route add 10.0.0.0/24 via 10.254.0.2 || return 1
+		tb_ipn l route add default via 10.254.0.1 || return 1
+		tb_tcn l qdisc add dev to_rcv root handle 1: netem loss "${TB_LOSS}%" limit "$TB_NETEM_LIMIT" ||
+			{ tb_log "netem loss failed (is sch_netem available?)"; return 1; }
+	else
+		tb_link r to_rcv 10.0.0.1/24 d eth0 $TB_RCV_ADDR/24 || return 1
+	fi
+	tb_ipn d route add default via 10.0.0.1 || return 1
+
+	# bottleneck: htb rate = ceil, small burst, MTU quantum; bfifo child = the buffer
+	tb_tcn r qdisc add dev to_rcv root handle 1: htb default 1 || return 1
+	tb_tcn r class add dev to_rcv parent 1: classid 1:1 htb rate "${TB_RATE}mbit" ceil "${TB_RATE}mbit" \
+		burst 15k cburst 15k quantum 1514 || return 1
+	tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: bfifo limit "$TB_BUF" || return 1
+
+	# senders: one namespace per RTT class, base RTT as netem delay on the ACK path
+	_k=1
+	for _r in $TB_RTTS; do
+		tb_link r "to_s$_k" "10.1.$_k.1/24" "s$_k" eth0 "10.1.$_k.2/24" || return 1
+		tb_ipn "s$_k" route add default via "10.1.$_k.1" || return 1
+		tb_tcn r qdisc add dev "to_s$_k" root handle 1: netem delay "${_r}ms" limit "$TB_NETEM_LIMIT" ||
+			{ tb_log "netem delay failed on to_s$_k (is sch_netem available?)"; return 1; }
+		_k=$((_k + 1))
+	done
+}
+
+# Kill whatever still runs in our namespaces, then delete them. Safe to call repeatedly,
+# and when setup failed half-way.
+tb_teardown() {
+	[ -n "${TB_IP:-}" ] || tb_find_tools 2>/dev/null || return 0
+	_nss=$("$TB_IP" netns list 2>/dev/null | awk -v p="$TB_PREFIX" 'index($1, p) == 1 { print $1 }')
+	[ -n "$_nss" ] || return 0
+	for _sig in TERM KILL; do
+		_left=
+		for _n in $_nss; do _left="$_left $("$TB_IP" netns pids "$_n" 2>/dev/null)"; done
+		_left=$(echo $_left)
+		[ -n "$_left" ] || break
+		kill -s "$_sig" $_left 2>/dev/null
+		[ "$_sig" = TERM ] && sleep 0.3
+	done
+	for _n in $_nss; do "$TB_IP" netns del "$_n" 2>/dev/null; done
+	return 0
+}

@@ -1,0 +1,337 @@
+"""testbed/analyze.py on outputs recorded from real guest runs (tests/unit/fixtures/).
+
+run_bbr_a_loss1: scripts/guest.sh --kernel 6.12 --virtual-time -- sh testbed/scenario.sh
+    --cc bbr_a --rtt 10,50 --rate 20 --buffer 62500 --loss 1 --duration 6 --warmup 2
+    --sample-ms 200  (raw files only: server logs, console and dmesg left out)
+run_bbr_5bdp_noss: testbed/rtt_fairness.sh --cc bbr --rate 20 --duration 10 --warmup 3
+    (qemu, 6.12), with the ss_s*.txt files left out to exercise the no-ss fallback.
+iperf3_connect_refused.json / iperf3_interrupted.json: iperf3 3.12 -J on the host's
+    loopback, refused, and stopped by SIGTERM after 1.5 s.
+"""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FIX = Path(__file__).resolve().parent / "fixtures"
+ANALYZE = REPO / "testbed" / "analyze.py"
+sys.path.insert(0, str(REPO / "testbed"))
+import analyze  # noqa: E402
+
+PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+@pytest.fixture
+def run_a(tmp_path):
+    d = tmp_path / "run_a"
+    shutil.copytree(FIX / "run_bbr_a_loss1", d)
+    return d
+
+
+@pytest.fixture
+def run_b(tmp_path):
+    d = tmp_path / "run_b"
+    shutil.copytree(FIX / "run_bbr_5bdp_noss", d)
+    return d
+
+
+def run_cli(*args):
+    return subprocess.run([PY, str(ANALYZE), *map(str, args)], capture_output=True, text=True)
+
+
+# ------------------------------------------------------------------------ statistics
+def test_jain_equal_shares_is_one():
+    assert analyze.jain([5.0, 5.0, 5.0]) == pytest.approx(1.0)
+
+
+def test_jain_one_flow_takes_all_is_one_over_n():
+    assert analyze.jain([10.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+
+
+def test_jain_known_value_and_scale_invariance():
+    # (1+3)^2 / (2 * (1+9)) = 0.8
+    assert analyze.jain([1.0, 3.0]) == pytest.approx(0.8)
+    assert analyze.jain([100.0, 300.0]) == pytest.approx(0.8)
+
+
+def test_jain_single_flow_is_one():
+    assert analyze.jain([42.0]) == pytest.approx(1.0)
+
+
+def test_jain_undefined_cases():
+    assert analyze.jain([]) is None
+    assert analyze.jain([0.0, 0.0]) is None
+
+
+def test_jain_rejects_negative():
+    with pytest.raises(ValueError):
+        analyze.jain([1.0, -1.0])
+
+
+def test_utilization_arithmetic():
+    # 100 Mbit/s for 10 s is 125e6 bytes
+    assert analyze.utilization(125e6, 100, 10) == pytest.approx(1.0)
+    assert analyze.utilization(125e6 * 1448 / 1514, 100, 10) == pytest.approx(analyze.PAYLOAD_CEILING)
+    assert analyze.utilization(0, 20, 4) == 0
+    with pytest.raises(ValueError):
+        analyze.utilization(1, 0, 10)
+    with pytest.raises(ValueError):
+        analyze.utilization(1, 10, 0)
+
+
+def test_bytes_in_window_prorates_edges():
+    ivs = [(0.0, 1.0, 100.0), (1.0, 2.0, 200.0), (2.0, 3.0, 300.0)]
+    # flow launched 0.5 s after t0: intervals cover [0.5,1.5], [1.5,2.5], [2.5,3.5]
+    assert analyze.bytes_in_window(ivs, 0.5, 1.0, 3.0) == pytest.approx(50 + 200 + 150)
+    assert analyze.bytes_in_window(ivs, 0.0, 0.0, 100.0) == pytest.approx(600)
+    assert analyze.bytes_in_window(ivs, 0.0, 5.0, 6.0) == 0
+
+
+def test_percentile_nearest_rank():
+    xs = list(range(1, 101))
+    assert analyze.percentile(xs, 50) == 50
+    assert analyze.percentile(xs, 95) == 95
+    assert analyze.percentile([], 50) is None
+
+
+@pytest.mark.parametrize("text,mbps", [("12.5Mbps", 12.5), ("950Kbps", 0.95), ("1.2Gbps", 1200.0),
+                                       ("74002144bps", 74.002144), ("junk", None)])
+def test_parse_rate_units(text, mbps):
+    got = analyze.parse_rate(text)
+    assert got == (None if mbps is None else pytest.approx(mbps))
+
+
+# ------------------------------------------------------------------------- ss / tc parsers
+def test_ss_info_line_from_recording():
+    line = next(ln for ln in open(FIX / "run_bbr_a_loss1" / "ss_s2.txt") if "bbr:(" in ln)
+    m = analyze.parse_ss_info(line.strip())
+    assert m["ca"] == "bbr_a"
+    exp_cwnd = int(re.search(r"\bcwnd:(\d+)", line).group(1))
+    exp_rtt = float(re.search(r"\brtt:([\d.]+)/", line).group(1))
+    exp_gain = float(re.search(r"pacing_gain:([\d.]+)", line).group(1))
+    exp_pr = int(re.search(r"pacing_rate (\d+)bps", line).group(1))
+    assert m["cwnd"] == exp_cwnd
+    assert m["srtt_ms"] == pytest.approx(exp_rtt)
+    assert m["bbr_pacing_gain"] == pytest.approx(exp_gain)
+    assert m["pacing_rate_mbps"] == pytest.approx(exp_pr / 1e6)
+    assert m["bbr_mrtt"] > 0 and m["bbr_bw_mbps"] > 0
+
+
+def test_ss_file_samples_and_sockets():
+    samples = analyze.parse_ss_file(FIX / "run_bbr_a_loss1" / "ss_s1.txt")
+    n_marks = sum(1 for ln in open(FIX / "run_bbr_a_loss1" / "ss_s1.txt") if ln.startswith("@ "))
+    assert len(samples) == n_marks > 10
+    times = [t for t, _ in samples]
+    assert times == sorted(times)
+    ports = {s["peer_port"] for _, socks in samples for s in socks}
+    assert ports == {5201}  # s1 carries flow 1 (control + data connection)
+
+
+def test_tc_samples_backlog_within_buffer():
+    q = analyze.parse_tc_file(FIX / "run_bbr_a_loss1" / "tc.txt")
+    assert len(q) > 10
+    assert max(s["backlog_bytes"] for _, s in q) <= 62500
+    assert max(s["backlog_bytes"] for _, s in q) > 0
+    sent = [s["sent_bytes"] for _, s in q]
+    assert sent == sorted(sent)  # counters only grow
+
+
+# -------------------------------------------------------------------------- whole runs
+def test_run_a_numbers_match_raw_files(run_a):
+    r = analyze.analyze_run(str(run_a))
+    assert r["cc"] == "bbr_a"
+    assert [f["rtt_ms"] for f in r["flows"]] == [10, 50]
+    # base RTT comes from the recorded ping output
+    for k, f in enumerate(r["flows"], 1):
+        ping = (run_a / f"ping_s{k}.txt").read_text()
+        assert f["base_rtt_ms"] == pytest.approx(float(re.search(r"= ([\d.]+)/", ping).group(1)))
+        assert abs(f["base_rtt_ms"] - f["rtt_ms"]) < 2
+    # retransmits are iperf3's own count; retrans_rate from the flow's last ss sample
+    for f in r["flows"]:
+        js = json.loads((run_a / f"flow{f['index']}.json").read_text())
+        assert f["retransmits"] == js["end"]["sum_sent"]["retransmits"] > 0
+        port = js["start"]["connected"][0]["local_port"]
+        text = (run_a / f"ss_s{f['index']}.txt").read_text()
+        socks = re.findall(rf":{port} .*?\n\t(.*)", text)
+        last = socks[-1]
+        tot = int(re.search(r"retrans:\d+/(\d+)", last).group(1))
+        segs = int(re.search(r"data_segs_out:(\d+)", last).group(1))
+        assert f["retrans_source"] == "ss"
+        assert f["retrans_rate"] == pytest.approx(tot / segs, abs=1e-6)
+    assert r["retrans_rate"] == pytest.approx(
+        sum(f["segs_retrans"] for f in r["flows"]) / sum(f["segs_sent"] for f in r["flows"]))
+
+
+def test_run_a_throughput_and_utilization_consistent(run_a):
+    r = analyze.analyze_run(str(run_a))
+    w0, w1 = r["interval_s"]
+    assert (w0, w1) == (2.0, 5.0)  # warmup_s, duration_s - default cool-down of 1 s
+    tot = sum(f["throughput_mbps"] for f in r["flows"])
+    assert r["utilization"] == pytest.approx(tot / 20, rel=1e-3)
+    assert r["jain"] == pytest.approx(analyze.jain([f["throughput_mbps"] for f in r["flows"]]), rel=1e-3)
+    # a 20 Mbit/s link: every flow below capacity, together close to the payload ceiling
+    for f in r["flows"]:
+        assert 0 < f["throughput_mbps"] < 20
+    assert 0.85 < r["utilization"] < 1.0
+
+
+def test_whole_window_equals_iperf3_receiver_total(run_a):
+    # summing all receiver-side intervals must give the server's own total byte count
+    r = analyze.analyze_run(str(run_a), warmup=0, end=1000, write_csv=False)
+    for f in r["flows"]:
+        js = json.loads((run_a / f"flow{f['index']}.json").read_text())
+        total = js["server_output_json"]["end"]["sum_received"]["bytes"]
+        assert f["bytes_in_interval"] == pytest.approx(total, abs=2)
+        assert f["throughput_source"] == "receiver"
+
+
+def test_queue_delay_bounded_by_buffer(run_a):
+    r = analyze.analyze_run(str(run_a))
+    q = r["queue_delay_ms"]
+    assert q["samples"] > 5
+    assert 0 < q["mean"] <= q["max"] <= 62500 * 8 / 20e6 * 1e3 + 1e-9
+
+
+def test_run_b_without_ss_falls_back_to_iperf3(run_b):
+    r = analyze.analyze_run(str(run_b))
+    assert r["params"]["buffer_bdp"] == "5"  # from run.env written by rtt_fairness.sh
+    for f in r["flows"]:
+        js = json.loads((run_b / f"flow{f['index']}.json").read_text())
+        mss = js["start"]["tcp_mss_default"]
+        new = math.ceil(js["end"]["sum_sent"]["bytes"] / mss)
+        rt = js["end"]["sum_sent"]["retransmits"]
+        assert f["retrans_source"] == "iperf3"
+        assert f["retrans_rate"] == pytest.approx(rt / (new + rt), abs=1e-6)
+    assert r["utilization"] > 0.9
+
+
+def test_cli_writes_summary_csvs_and_table(run_a, run_b, tmp_path):
+    p = run_cli(tmp_path)
+    assert p.returncode == 0, p.stderr
+    d = json.loads((tmp_path / "summary.json").read_text())
+    assert analyze.validate_summary(d) == []
+    assert {r["cc"] for r in d["results"]} == {"bbr_a", "bbr"}
+    assert d["module_version"] not in (None, "none")
+    assert d["kernel"].startswith("6.12")
+    for name in ("throughput.csv", "ss.csv", "queue.csv", "run_summary.json"):
+        assert (run_a / name).stat().st_size > 0
+    assert "jain" in p.stdout and "bbr_a" in p.stdout
+
+
+def test_validate_summary_catches_bad_shapes():
+    assert analyze.validate_summary({}) != []
+    assert analyze.validate_summary({"results": []}) != []
+    good = {"results": [{"cc": "bbr", "jain": 0.9, "utilization": 0.95,
+                         "flows": [{"rtt_ms": 10, "throughput_mbps": 1.0, "retransmits": 0,
+                                    "retrans_rate": 0.0}]}]}
+    assert analyze.validate_summary(good) == []
+    bad = json.loads(json.dumps(good))
+    bad["results"][0]["flows"][0]["retransmits"] = "many"
+    assert any("retransmits" in p for p in analyze.validate_summary(bad))
+
+
+def test_sweep_csv(run_a, run_b, tmp_path):
+    out = tmp_path / "s.csv"
+    p = run_cli("--sweep-csv", out, "--sweep", "buffer", run_a, run_b)
+    assert p.returncode == 0, p.stderr
+    lines = out.read_text().splitlines()
+    assert lines[0].split(",")[:3] == ["sweep", "cc", "rtts_ms"]
+    assert len(lines) == 3
+    assert all(ln.startswith("buffer,") for ln in lines[1:])
+
+
+def test_cooldown_from_run_env_and_option(run_b):
+    assert analyze.analyze_run(str(run_b), write_csv=False)["interval_s"] == [3.0, 9.0]
+    with open(run_b / "run.env", "a") as f:
+        f.write("cooldown_s=2\n")
+    assert analyze.analyze_run(str(run_b), write_csv=False)["interval_s"] == [3.0, 8.0]
+    assert analyze.analyze_run(str(run_b), write_csv=False, cooldown=0)["interval_s"] == [3.0, 10.0]
+
+
+def test_bottleneck_load_and_acked_cross_checks(run_a, run_b):
+    a = analyze.analyze_run(str(run_a), write_csv=False)
+    b = analyze.analyze_run(str(run_b), write_csv=False)
+    # the bottleneck was busy all the time (tc counters), and the payload share fits under it
+    for r in (a, b):
+        assert 0.98 < r["bottleneck_load"] < 1.02
+        assert r["utilization"] < r["bottleneck_load"]
+    assert a["utilization_acked"] is not None and 0.85 < a["utilization_acked"] < 1.0
+    assert b["utilization_acked"] is None  # no ss samples in run_b
+
+
+def test_warmup_not_below_duration_is_an_error(run_a):
+    p = run_cli(run_a, "--warmup", "5")
+    assert p.returncode == 1
+    assert "measured interval" in p.stderr and "Traceback" not in p.stderr
+
+
+# ----------------------------------------------------------------- malformed iperf3 output
+def _one_line_error(p, *needles):
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, p.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("cut", [0.1, 0.5, 0.9, 0.999, 5000, 5001, 5002, 5003])
+def test_truncated_iperf3_json(run_a, cut):
+    f = run_a / "flow2.json"
+    raw = f.read_bytes()
+    f.write_bytes(raw[: cut if cut > 1 else int(len(raw) * cut)])
+    _one_line_error(run_cli(run_a), "flow2.json", "truncated")
+
+
+def test_malformed_iperf3_json(run_a):
+    f = run_a / "flow1.json"
+    raw = f.read_text()
+    f.write_text(raw.replace('"intervals":', '"intervals"', 1))
+    _one_line_error(run_cli(run_a), "flow1.json", "malformed")
+
+
+def test_text_instead_of_json(run_a):
+    # iperf3's human-readable output (what a server without -J prints)
+    (run_a / "flow1.json").write_text("Connecting to host 10.0.0.2, port 5201\n"
+                                      "[  5] local 10.1.1.2 port 40000 connected\n")
+    _one_line_error(run_cli(run_a), "flow1.json", "iperf3 JSON")
+
+
+def test_empty_iperf3_output(run_a):
+    (run_a / "flow1.json").write_bytes(b"")
+    (run_a / "flow1.err").write_text("iperf3: error - unable to connect to server\n")
+    _one_line_error(run_cli(run_a), "flow1.json", "empty", "unable to connect")
+
+
+@pytest.mark.parametrize("fixture,needle", [
+    ("iperf3_connect_refused.json", "unable to connect to server"),
+    ("iperf3_interrupted.json", "interrupt"),
+])
+def test_iperf3_reported_errors(run_a, fixture, needle):
+    shutil.copy(FIX / fixture, run_a / "flow1.json")
+    _one_line_error(run_cli(run_a), "flow1.json", "iperf3 reported an error", needle)
+
+
+def test_incomplete_iperf3_json(run_a):
+    d = json.loads((run_a / "flow2.json").read_text())
+    del d["end"]["sum_sent"]
+    (run_a / "flow2.json").write_text(json.dumps(d))
+    _one_line_error(run_cli(run_a), "flow2.json", "incomplete", "sum_sent")
+
+
+def test_wrong_congestion_control_is_reported(run_a):
+    d = json.loads((run_a / "flow1.json").read_text())
+    d["end"]["sender_tcp_congestion"] = "cubic"
+    (run_a / "flow1.json").write_text(json.dumps(d))
+    _one_line_error(run_cli(run_a), "flow1.json", "cubic", "bbr_a")
+
+
+def test_missing_directory(tmp_path):
+    _one_line_error(run_cli(tmp_path / "nope"), "no run directories")

@@ -1,0 +1,182 @@
+"""Option handling of the testbed scripts: bad flags/values exit 2 with a message before
+anything is set up; the guest-side scripts parse under busybox ash and dash."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RF = REPO / "testbed" / "rtt_fairness.sh"
+SWEEP = REPO / "testbed" / "sweep.sh"
+SCEN = REPO / "testbed" / "scenario.sh"
+TOPO = REPO / "testbed" / "topology.sh"
+
+
+def netns_list():
+    if shutil.which("ip") is None:
+        return None
+    p = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
+    return sorted(p.stdout.split("\n"))
+
+
+def run(*cmd):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=60)
+
+
+BAD_RF = [
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--cc"], "--cc needs a value"),
+    (["--cc", "Bad-CC"], "--cc: 'Bad-CC'"),
+    (["--cc", ""], "--cc is empty"),
+    (["--rtt", "10,abc"], "--rtt: 'abc'"),
+    (["--rtt", "0"], "--rtt: '0'"),
+    (["--rtt", "-5"], "--rtt: '-5'"),
+    (["--rate", "0"], "--rate: '0'"),
+    (["--rate", "fast"], "--rate: 'fast'"),
+    (["--buffer-bdp", "0"], "--buffer-bdp: '0'"),
+    (["--loss", "100"], "--loss: '100'"),
+    (["--loss", "-1"], "--loss: '-1'"),
+    (["--duration", "2.5"], "--duration: '2.5'"),
+    (["--duration", "10", "--warmup", "10"], "--warmup: '10'"),
+    (["--duration", "10", "--warmup", "5", "--cooldown", "5"], "--cooldown: '5'"),
+    (["--cooldown", "x"], "--cooldown: 'x'"),
+    (["--flows-per-rtt", "0"], "--flows-per-rtt: '0'"),
+    (["--starts", "0,1,2"], "--starts: give one offset per flow (2)"),
+    (["--starts", "0,x"], "--starts: 'x'"),
+    (["--stagger", "x"], "--stagger: 'x'"),
+    (["--flows-per-rtt", "10", "--stagger", "5", "--duration", "30"], "would start after the end"),
+    (["--repeat", "0"], "--repeat: '0'"),
+    (["--seed", "s"], "--seed: 's'"),
+    (["--backend", "docker"], "--backend: 'docker'"),
+    (["--kernel", "5.10"], "--kernel: '5.10'"),
+    (["--module-param", "adaptive"], "--module-param: 'adaptive'"),
+    (["--module-param", "a=1;reboot"], "--module-param: 'a=1;reboot'"),
+    (["--interval", "0.01"], "--interval: '0.01'"),
+    (["--timeout", "-3"], "--timeout: '-3'"),
+]
+
+
+@pytest.mark.parametrize("args,msg", BAD_RF, ids=[" ".join(a) or "empty" for a, _ in BAD_RF])
+def test_rtt_fairness_rejects_bad_values(tmp_path, args, msg):
+    before = netns_list()
+    out = tmp_path / "out"
+    p = run(RF, "--out", out, *args)
+    assert p.returncode == 2, p.stderr
+    assert msg in p.stderr
+    assert "error" in p.stderr
+    assert not out.exists()  # nothing created
+    assert netns_list() == before  # no namespace made
+
+
+def test_rtt_fairness_rejects_non_empty_out(tmp_path):
+    (tmp_path / "x").write_text("keep")
+    p = run(RF, "--out", tmp_path)
+    assert p.returncode == 2 and "not empty" in p.stderr
+    assert os.listdir(tmp_path) == ["x"]
+
+
+def test_rtt_fairness_help_documents_every_option():
+    p = run(RF, "--help")
+    assert p.returncode == 0
+    for opt in ("--cc", "--rtt", "--rate", "--buffer-bdp", "--loss", "--duration", "--warmup",
+                "--flows-per-rtt", "--stagger", "--repeat", "--seed", "--out", "--backend",
+                "--kernel", "--module-param", "--dry-run"):
+        assert opt in p.stdout, opt
+    # every option the parser accepts is documented
+    src = RF.read_text()
+    accepted = set(__import__("re").findall(r"(--[a-z-]+)\)", src)) | set(
+        __import__("re").findall(r"(--[a-z-]+) \|", src))
+    for opt in accepted:
+        assert opt in p.stdout, opt
+
+
+def test_rtt_fairness_dry_run_prints_buffer_and_plan(tmp_path):
+    out = tmp_path / "o"
+    p = run(RF, "--dry-run", "--out", out, "--module-param", "adaptive=0", "--repeat", "2")
+    assert p.returncode == 0, p.stderr
+    # 5 x 100 Mbit/s x 50 ms = 5 x 625000 B = 3125000 B = 2064.1 packets of 1514 B
+    assert "625000 B" in p.stderr and "3125000 B" in p.stderr and "2064.1 packets" in p.stderr
+    plan = [ln for ln in p.stdout.splitlines() if "scenario.sh" in ln]
+    assert len(plan) == 4  # bbr_a, bbr x 2 repeats
+    assert all("--buffer 3125000" in ln and "--module-param adaptive=0" in ln for ln in plan)
+    assert "--seed 2" in plan[1]
+    assert not out.exists()
+
+
+def test_rtt_fairness_tiny_buffer_is_one_packet():
+    p = run(RF, "--dry-run", "--rate", "1", "--rtt", "10", "--buffer-bdp", "0.1")
+    assert p.returncode == 0
+    assert "--buffer 1514" in p.stdout and "less than one packet" in p.stderr
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--sweeps", "buffer,nope"], "unknown sweep 'nope'"),
+    (["--rate", "x"], "--rate: 'x'"),
+    (["--frobnicate"], "unknown option"),
+    (["--cc"], "--cc needs a value"),
+])
+def test_sweep_rejects_bad_values(tmp_path, args, msg):
+    out = tmp_path / "sw"
+    p = run(SWEEP, "--out", out, *args)
+    assert p.returncode == 2, p.stderr
+    assert msg in p.stderr
+    assert not out.exists()
+
+
+def test_sweep_dry_run_grids():
+    p = run(SWEEP, "--dry-run", "--full")
+    assert p.returncode == 0, p.stderr
+    pts = [ln.split(":")[0].strip() for ln in p.stdout.splitlines()]
+    assert sum(x.startswith("buffer/") for x in pts) == 14
+    assert sum(x.startswith("ratio/") for x in pts) == 10
+    assert sum(x.startswith("loss/") for x in pts) == 8
+    assert sum(x.startswith("flows/") for x in pts) == 14
+    assert "flows/bdp0.1-n100" in pts and "buffer/bdp100" in pts
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--rtt", "10", "--rate", "10", "--buffer", "1e5", "--duration", "5", "--out", "/nonexistent/x"],
+     "bad integer value '1e5'"),
+    (["--rtt", "10,x", "--rate", "10", "--buffer", "1000", "--duration", "5", "--out", "/nonexistent/x"],
+     "bad --rtt value 'x'"),
+    (["--rate", "10"], "--rtt is required"),
+    (["--rtt", "10", "--cc", "bbr,cubic,reno", "--rate", "1", "--buffer", "1", "--duration", "1",
+      "--out", "/nonexistent/x"], "one per RTT class"),
+    (["--wat", "1"], "unknown option --wat"),
+])
+def test_scenario_rejects_bad_values(args, msg):
+    p = run("sh", SCEN, *args)
+    assert p.returncode == 2, p.stderr
+    assert msg in p.stderr
+    assert not Path("/nonexistent/x").exists()
+
+
+@pytest.mark.parametrize("shell", ["busybox sh", "dash", "bash --posix"])
+@pytest.mark.parametrize("script", [SCEN, TOPO])
+def test_guest_scripts_parse_in_posix_shells(shell, script):
+    exe = shell.split()[0]
+    if shutil.which(exe) is None:
+        pytest.skip(f"{exe} not installed")
+    p = run(*shell.split(), "-n", script)
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None, reason="needs root and ip")
+def test_topology_teardown_is_idempotent_and_scoped():
+    prefix = f"bbratest{os.getpid()}-"
+    other = f"bbratest{os.getpid()}0-r"  # shares the digits but not the prefix
+    for n in (prefix + "r", prefix + "d", other):
+        subprocess.run(["ip", "netns", "add", n], check=True)
+    try:
+        script = f'. "{TOPO}"; TB_PREFIX={prefix}; tb_teardown; echo rc=$?; tb_teardown; echo rc=$?'
+        p = run("busybox" if shutil.which("busybox") else "sh", *(["sh"] if shutil.which("busybox") else []),
+                "-c", script)
+        assert p.stdout.split() == ["rc=0", "rc=0"], p.stderr
+        left = netns_list()
+        assert prefix + "r" not in left and prefix + "d" not in left
+        assert other in left
+    finally:
+        for n in (prefix + "r", prefix + "d", other):
+            subprocess.run(["ip", "netns", "del", n], capture_output=True)
