@@ -3,8 +3,9 @@
 run_bbr_a_loss1: scripts/guest.sh --kernel 6.12 --virtual-time -- sh testbed/scenario.sh
     --cc bbr_a --rtt 10,50 --rate 20 --buffer 62500 --loss 1 --duration 6 --warmup 2
     --sample-ms 200  (raw files only: server logs, console and dmesg left out)
-run_bbr_5bdp_noss: testbed/rtt_fairness.sh --cc bbr --rate 20 --duration 10 --warmup 3
-    (qemu, 6.12), with the ss_s*.txt files left out to exercise the no-ss fallback.
+run_bbr_5bdp_noss: the bbr run of testbed/rtt_fairness.sh --cc bbr_a,bbr --rate 20
+    --duration 10 --warmup 3 (qemu, 6.12, 5 BDP), with the ss_s*.txt files left out to
+    exercise the no-ss fallback.
 iperf3_connect_refused.json / iperf3_interrupted.json: iperf3 3.12 -J on the host's
     loopback, refused, and stopped by SIGTERM after 1.5 s.
 """
