@@ -32,6 +32,9 @@ Sweeps (default grid = reduced; --full = the paper's grid):
   --seed N           first seed (default 1)
   --out DIR          results (default results/sweep-<timestamp>); sweep CSVs: DIR/<sweep>.csv
   --resume           skip points already complete in DIR (rerun incomplete ones)
+  --jobs N           run N points at once, each logging to DIR/<sweep>/<point>.log (default:
+                     one per core with --backend qemu or uml, whose guests run in virtual
+                     time; otherwise 1, since runs on the host share the real machine)
   --backend, --kernel, --module-param, --sample-ms, --mem, --cooldown
                      passed to rtt_fairness.sh
   --plot             run plots/plot.py on the CSVs at the end
@@ -44,7 +47,7 @@ bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
 log() { echo "$PROG: $*" >&2; }
 
 SWEEPS=buffer,ratio,loss,flows FULL=0 CCS=bbr_a,bbr,cubic RATE=100 DUR=20 WARMUP=5 REPEAT=1
-SEED=1 OUT= RESUME=0 PLOT=0 DRY=0
+SEED=1 OUT= RESUME=0 PLOT=0 DRY=0 JOBS=
 PASS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -54,11 +57,12 @@ while [[ $# -gt 0 ]]; do
 	--plot) PLOT=1; shift ;;
 	--dry-run) DRY=1; shift ;;
 	--sweeps | --cc | --rate | --duration | --warmup | --repeat | --seed | --out | --backend | \
-		--kernel | --module-param | --sample-ms | --mem | --cooldown)
+		--kernel | --module-param | --sample-ms | --mem | --cooldown | --jobs)
 		[[ $# -ge 2 ]] || bad "$1 needs a value"
 		case $1 in
 		--sweeps) SWEEPS=$2 ;; --cc) CCS=$2 ;; --rate) RATE=$2 ;; --duration) DUR=$2 ;;
 		--warmup) WARMUP=$2 ;; --repeat) REPEAT=$2 ;; --seed) SEED=$2 ;; --out) OUT=$2 ;;
+		--jobs) JOBS=$2 ;;
 		*) PASS+=("$1" "$2") ;;
 		esac
 		shift 2 ;;
@@ -70,6 +74,11 @@ for s in "${SW[@]}"; do
 	case $s in buffer | ratio | loss | flows) ;; *) bad "--sweeps: unknown sweep '$s'" ;; esac
 done
 [[ -n $OUT ]] || OUT=$REPO/results/sweep-$(date +%Y%m%d-%H%M%S)
+if [[ -z $JOBS ]]; then
+	JOBS=1
+	[[ " ${PASS[*]} " =~ " --backend "(qemu|uml)" " ]] && JOBS=$(nproc)
+fi
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
 
 if ((FULL)); then
 	G_BUFFER="0.1 0.2 0.5 1 2 3 4 5 6 8 10 20 50 100"
@@ -110,13 +119,18 @@ complete() { # complete DIR: every cc has all its runs
 	done
 }
 
-log "${#POINTS[@]} point(s) x cc {$CCS} x $REPEAT, ${DUR} s each, out $OUT"
+log "${#POINTS[@]} point(s) x cc {$CCS} x $REPEAT, ${DUR} s each, $JOBS at once, out $OUT"
 if ((DRY)); then
 	for p in "${POINTS[@]}"; do read -r s name args <<<"$p"; echo "  $s/$name: $args"; done
 	exit 0
 fi
 mkdir -p "$OUT"
-failed=0
+failed=0 running=0
+# Reap one finished background point; its status says whether it failed.
+reap() {
+	wait -n || failed=$((failed + 1))
+	running=$((running - 1))
+}
 for p in "${POINTS[@]}"; do
 	read -r s name args <<<"$p"
 	dir=$OUT/$s/$name
@@ -125,6 +139,16 @@ for p in "${POINTS[@]}"; do
 		((RESUME)) || die "$dir exists (use --resume or another --out)"
 		rm -rf "$dir"
 	fi
+	if ((JOBS > 1)); then
+		while ((running >= JOBS)); do reap; done
+		mkdir -p "$OUT/$s"
+		log "$s/$name started (log: $dir.log)"
+		# shellcheck disable=SC2086
+		{ "$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$dir" >"$dir.log" 2>&1 ||
+			{ log "$s/$name FAILED (see $dir.log)"; exit 1; }; } &
+		running=$((running + 1))
+		continue
+	fi
 	log "$s/$name"
 	# shellcheck disable=SC2086
 	if ! "$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$dir"; then
@@ -132,6 +156,7 @@ for p in "${POINTS[@]}"; do
 		failed=$((failed + 1))
 	fi
 done
+while ((running > 0)); do reap; done
 
 csvs=()
 for s in "${SW[@]}"; do
