@@ -228,6 +228,13 @@ if [ "$SAMPLE_MS" -gt 0 ]; then
 fi
 
 # ---- flows -----------------------------------------------------------------------------------
+# The cc is each sender namespace's default, not iperf3 -C: -C sends the cc's name over the
+# control connection while other flows run, so a bbr vs bbr_a run would differ by those bytes.
+while read -r i cls rtt cc port st run; do
+	"$TB_IP" netns exec "$(tb_ns "s$cls")" sh -c \
+		"echo $cc > /proc/sys/net/ipv4/tcp_congestion_control" ||
+		die "cannot make $cc the congestion control of sender namespace s$cls"
+done < "$W/flows.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 : > "$W/flow_starts.txt"
@@ -237,7 +244,7 @@ while read -r i cls rtt cc port st run; do
 		read -r up _ < /proc/uptime
 		echo "$i $up" >> "$W/flow_starts.txt"
 		exec "$TB_IP" netns exec "$(tb_ns "s$cls")" timeout $((run + 60)) iperf3 -c "$TB_RCV_ADDR" \
-			-p "$port" -C "$cc" -t "$run" -i "$IV" -J --get-server-output \
+			-p "$port" -t "$run" -i "$IV" -J --get-server-output \
 			> "$W/flow$i.json" 2> "$W/flow$i.err"
 	) &
 	CLIENT_PIDS="$CLIENT_PIDS $!"
