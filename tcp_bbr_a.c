@@ -555,12 +555,12 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
 	queue_thresh = bbr_bdp(sk, bbr_max_bw(sk),
 			       bbr_a_param_val(inflight_thresh));
-	queued = inflight > queue_thresh;
 
 	if (bbr->cycle_idx == 0)
 		return inflight < queue_thresh ?
 		       bbr_a_gain_up(rtt_us, bbr->rtt_max_us) : BBR_UNIT;
 
+	queued = inflight > queue_thresh;
 	lossy = bbr_a_lossy(sk);
 	if (bbr_a_param_val(probe_down_and) ? queued && lossy : queued || lossy)
 		return bbr_a_gain_down(rtt_us, bbr->rtt_max_us);
