@@ -156,7 +156,8 @@ log "flows: $NFLOWS (${RTT_LIST[*]} ms x $FPR), ${DUR} s, measured ${WARMUP}..$(
 scenario_args() { # scenario_args CC SEED OUTDIR: sets SARGS
 	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FPR" --rate "$RATE" --buffer "$BUF"
 		--loss "$LOSS" --duration "$DUR" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
-		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3")
+		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
+		--load "$CCS")
 	local p
 	for p in "${MODPARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }

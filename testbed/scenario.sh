@@ -26,6 +26,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --interval S         iperf3 report interval (default 1)
   --sample-ms MS       ss/tc sampling period, 0 = off (default 100)
   --module-param K=V   tcp_bbr_a module parameter (repeatable)
+  --load CC[,CC...]    also make these congestion controls available before the run, in this
+                       order (rtt_fairness.sh passes all ccs it compares, so that every run
+                       of a comparison prepares the kernel with the same commands)
   --port-base P        first iperf3 port (default 5201)
   --out DIR            output directory (created)
 Env: BBR_A_KO = tcp_bbr_a.ko to insmod when bbr_a is asked for and not loaded
@@ -39,7 +42,7 @@ isnum() { case $1 in '' | *[!0-9.]* | *.*.* | .) return 1 ;; esac; }
 isint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 
 CC=bbr RTTS= FPR=1 RATE= BUF= LOSS=0 DUR= WARMUP=5 STAGGER=0 JITTER=0 SEED=1 IV=1 SAMPLE_MS=100
-MODPARAMS= PORT0=5201 OUT= STARTS=
+MODPARAMS= PORT0=5201 OUT= STARTS= LOAD=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || case $1 in -h | --help) ;; *) echo "scenario: $1 needs a value" >&2; exit 2 ;; esac
 	case $1 in
@@ -47,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--buffer) BUF=$2 ;; --loss) LOSS=$2 ;; --duration) DUR=$2 ;; --warmup) WARMUP=$2 ;;
 	--stagger) STAGGER=$2 ;; --starts) STARTS=$2 ;; --jitter) JITTER=$2 ;; --seed) SEED=$2 ;; --interval) IV=$2 ;;
 	--sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT0=$2 ;; --out) OUT=$2 ;;
-	--module-param) MODPARAMS="$MODPARAMS $2" ;;
+	--module-param) MODPARAMS="$MODPARAMS $2" ;; --load) LOAD=$2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "scenario: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -59,12 +62,13 @@ bad() { echo "scenario: $*" >&2; exit 2; }
 [ -n "$OUT" ] || bad "--out is required"
 RTTS=$(echo "$RTTS" | tr ',' ' ')
 CCS=$(echo "$CC" | tr ',' ' ')
+LOAD=$(echo "$LOAD" | tr ',' ' ')
 for v in $RTTS; do isnum "$v" || bad "bad --rtt value '$v'"; done
 for v in "$RATE" "$LOSS" "$WARMUP" "$STAGGER" "$JITTER" "$IV"; do isnum "$v" || bad "bad numeric value '$v'"; done
 for v in "$BUF" "$DUR" "$FPR" "$SEED" "$SAMPLE_MS" "$PORT0"; do isint "$v" || bad "bad integer value '$v'"; done
 STARTS=$(echo "$STARTS" | tr ',' ' ')
 for v in $STARTS; do isnum "$v" || bad "bad --starts value '$v'"; done
-for c in $CCS; do case $c in *[!a-z0-9_]*) bad "bad congestion control name '$c'" ;; esac; done
+for c in $CCS $LOAD; do case $c in *[!a-z0-9_]*) bad "bad congestion control name '$c'" ;; esac; done
 for p in $MODPARAMS; do case $p in [a-z_]*=*) ;; *) bad "bad --module-param '$p' (want key=value)" ;; esac; done
 NCLASS=$(echo $RTTS | wc -w) NCC=$(echo $CCS | wc -w)
 [ -z "$STARTS" ] || [ "$(echo $STARTS | wc -w)" = $((NCLASS * FPR)) ] ||
@@ -104,8 +108,18 @@ P="$W/params.env"
 param() { printf '%s=%s\n' "$1" "$2" >> "$P"; }
 
 # ---- congestion control modules --------------------------------------------------------
-avail() { tr ' ' '\n' < /proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
-for c in $CCS; do
+# With a seeded guest (UML backend) every fork and exec draws from the guest's RNG, which then
+# picks ports, sequence numbers and iperf3 cookies: runs that are to be compared must create
+# the same processes before their flows. So the ccs of --load come first, in their order, the
+# checks use shell builtins only, and which cc this run uses changes nothing here.
+avail() {
+	read -r have < /proc/sys/net/ipv4/tcp_available_congestion_control
+	case " $have " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+PREP=
+for c in $LOAD $CCS; do case " $PREP " in *" $c "*) ;; *) PREP="$PREP $c" ;; esac; done
+for c in $PREP; do
 	if [ "$c" = bbr_a ]; then
 		ko=${BBR_A_KO:-$TB_DIR/../tcp_bbr_a.ko}
 		if [ ! -d /sys/module/tcp_bbr_a ]; then
