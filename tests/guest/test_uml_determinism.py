@@ -128,3 +128,39 @@ def test_bbr_a_adaptive0_matches_builtin_bbr(uml_kernel, tmp_path):
             f"{name}: bbr_a adaptive=0 differs from bbr first in interval {diff[:1]}: "
             f"bytes/retransmits/cwnd/rtt/rttvar {ta[diff[0]] if diff else ta} vs "
             f"{tb[diff[0]] if diff else tb}")
+
+
+def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
+    """The same A/B through the experiment path users run: rtt_fairness.sh, one seed, bbr vs
+    bbr_a adaptive=0. Every statistic of summary.json must be equal, and so must every
+    iperf3 interval that iperf3's end-of-test exchange (which names the cc) cannot reach.
+
+    Regression test: scenario.sh once ran insmod and read module parameters only in the
+    bbr_a run; those extra processes drew from the seeded RNG, so ports, sequence numbers
+    and iperf3 cookies differed and so did the results.
+    """
+    out = tmp_path / "ab"
+    p = subprocess.run(
+        [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr,bbr_a",
+         "--module-param", "adaptive=0", "--rtt", "10,50", "--rate", "20", "--duration", "6",
+         "--warmup", "2", "--seed", "3", "--out", str(out)],
+        capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
+    summary = json.loads((out / "summary.json").read_text())
+    by_cc = {r["cc"]: r for r in summary["results"]}
+    assert sorted(by_cc) == ["bbr", "bbr_a"]
+
+    def metrics(r):
+        m = {k: v for k, v in r.items() if k not in ("cc", "dir", "params", "run")}
+        m["flows"] = [{k: v for k, v in f.items() if k != "cc"} for f in r["flows"]]
+        return m
+
+    a, b = metrics(by_cc["bbr_a"]), metrics(by_cc["bbr"])
+    assert all(f["bytes_received"] > 100_000 for f in a["flows"]), a["flows"]
+    assert a["queue_delay_ms"]["samples"] > 10, a["queue_delay_ms"]
+    assert a == b, "summary statistics differ: " + ", ".join(k for k in a if a[k] != b.get(k))
+    for i in (1, 2):
+        ta = tcp_trace((out / "bbr_a" / "run1" / f"flow{i}.json").read_bytes())
+        tb = tcp_trace((out / "bbr" / "run1" / f"flow{i}.json").read_bytes())
+        assert len(ta) == len(tb) > 4, i
+        assert ta[:-2] == tb[:-2], f"flow {i}: iperf3 intervals differ"
