@@ -2,7 +2,8 @@
 """Analysis of testbed runs (the only place where raw outputs become numbers).
 
 A run directory is what testbed/scenario.sh writes: params.env, flows.txt, flow_starts.txt,
-flow<i>.json (iperf3 client JSON with the server's JSON inside), ss_s<k>.txt, tc.txt, ...
+flow<g>.json (one iperf3 client's JSON with the server's JSON inside; it ran the flows of
+group g of flows.txt, one TCP connection each), ss_s<k>.txt, tc.txt, ...
 
     analyze.py DIR [--warmup S] [--summary FILE] [--quiet]
         DIR is a run directory or a tree of them (e.g. results/rtt_fairness-<stamp>/).
@@ -196,12 +197,60 @@ def _intervals(obj, path, where):
     return out
 
 
+def _stream_intervals(obj, sock, path, where):
+    out = []
+    try:
+        for iv in obj["intervals"]:
+            st = [x for x in iv["streams"] if x["socket"] == sock]
+            if len(st) != 1:
+                raise KeyError("socket")
+            out.append((float(st[0]["start"]), float(st[0]["end"]), float(st[0]["bytes"])))
+    except (KeyError, TypeError, ValueError):
+        raise AnalysisError(f"{path}: bad interval record of socket {sock} in {where}")
+    return out
+
+
 def receiver_intervals(d, path):
     """(intervals, source): the server's (receiver-side) intervals when present."""
     srv = d.get("server_output_json")
     if isinstance(srv, dict) and srv.get("intervals"):
         return _intervals(srv, path, "server_output_json"), "receiver"
     return _intervals(d, path, "intervals"), "sender"
+
+
+def iperf3_stream(d, path, stream):
+    """One TCP connection of an iperf3 client that ran -P streams: stream = its position in
+    start.connected. Returns local_port, receiver-side (else sender-side) intervals and their
+    source, and the sender's end totals. A client without -P has one stream, its sums."""
+    conn = d["start"]["connected"]
+    if not 0 <= stream < len(conn):
+        raise AnalysisError(f"{path}: no stream {stream} (the client has {len(conn)})")
+    lport = conn[stream]["local_port"]
+    if len(conn) == 1:
+        ivs, source = receiver_intervals(d, path)
+        end = d["end"]
+        return {"local_port": lport, "intervals": ivs, "source": source,
+                "retransmits": int(end["sum_sent"]["retransmits"]),
+                "bytes_sent": int(end["sum_sent"]["bytes"]),
+                "bytes_received": int(end.get("sum_received", {}).get("bytes", 0))}
+    sock = conn[stream].get("socket")
+    try:
+        ends = [e for e in d["end"]["streams"] if e["sender"]["socket"] == sock]
+        snd, rcv = ends[0]["sender"], ends[0].get("receiver", {})
+        totals = {"retransmits": int(snd["retransmits"]), "bytes_sent": int(snd["bytes"]),
+                  "bytes_received": int(rcv.get("bytes", 0))}
+    except (KeyError, TypeError, IndexError, ValueError):
+        raise AnalysisError(f"{path}: no end totals for stream {stream} (socket {sock})")
+    srv = d.get("server_output_json")
+    if isinstance(srv, dict) and srv.get("intervals"):
+        ssock = [c.get("socket") for c in srv.get("start", {}).get("connected", [])
+                 if c.get("remote_port") == lport]
+        if len(ssock) != 1:
+            raise AnalysisError(f"{path}: the server output has no connection from port {lport}")
+        ivs = _stream_intervals(srv, ssock[0], path, "server_output_json"), "receiver"
+    else:
+        ivs = _stream_intervals(d, sock, path, "intervals"), "sender"
+    return {"local_port": lport, "intervals": ivs[0], "source": ivs[1], **totals}
 
 
 def parse_rate(text):
@@ -364,9 +413,13 @@ def read_flows(d):
                 p = line.split()
                 if len(p) < 7:
                     continue
+                # 9 columns since iperf3 clients run several flows (-P): group = the number
+                # of the client's flow<group>.json, stream = position among its connections
                 flows.append({"index": int(p[0]), "class": int(p[1]), "rtt_ms": float(p[2]),
                               "cc": p[3], "port": int(p[4]), "start_s": float(p[5]),
-                              "run_s": int(p[6])})
+                              "run_s": int(p[6]),
+                              "group": int(p[7]) if len(p) >= 9 else int(p[0]),
+                              "stream": int(p[8]) if len(p) >= 9 else 0})
     except OSError as e:
         raise AnalysisError(f"{path}: cannot read ({e.strerror})")
     except ValueError:
@@ -404,24 +457,33 @@ def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
 
     ss_by_class = {}
     tput_rows, ss_rows = [], []
+    clients = {}
     for fl in flows:
         i = fl["index"]
-        jpath = os.path.join(d, f"flow{i}.json")
-        js = load_iperf3(jpath)
+        jpath = os.path.join(d, f"flow{fl['group']}.json")
+        if jpath not in clients:
+            clients[jpath] = load_iperf3(jpath)
+            want = sum(1 for f in flows if f["group"] == fl["group"])
+            have = len(clients[jpath]["start"]["connected"])
+            if have != want:
+                raise AnalysisError(f"{jpath}: {have} connection(s), flows.txt has {want} "
+                                    f"flow(s) in group {fl['group']}")
+        js = clients[jpath]
         used = js.get("end", {}).get("sender_tcp_congestion")
         if used and used != fl["cc"]:
             raise AnalysisError(f"{jpath}: flow ran {used}, not the requested {fl['cc']}")
-        ivs, source = receiver_intervals(js, jpath)
+        st = iperf3_stream(js, jpath, fl["stream"])
+        ivs, source = st["intervals"], st["source"]
         off = starts.get(i, fl["start_s"])
         fl["offset_s"] = off
         fl["bytes_window"] = bytes_in_window(ivs, off, w0, w1)
         fl["throughput_mbps"] = fl["bytes_window"] * 8 / (w1 - w0) / 1e6
         fl["throughput_source"] = source
-        fl["retransmits"] = int(js["end"]["sum_sent"]["retransmits"])
-        fl["bytes_sent"] = int(js["end"]["sum_sent"]["bytes"])
-        fl["bytes_received"] = int(js["end"].get("sum_received", {}).get("bytes", 0))
+        fl["retransmits"] = st["retransmits"]
+        fl["bytes_sent"] = st["bytes_sent"]
+        fl["bytes_received"] = st["bytes_received"]
         mss = js["start"].get("tcp_mss_default") or 1448
-        dport = js["start"]["connected"][0]["local_port"]
+        dport = st["local_port"]
         for a, b, n in ivs:
             tput_rows.append([i, fl["cc"], fl["rtt_ms"], round(off + a, 4), round(off + b, 4),
                               int(n), round(n * 8 / (b - a) / 1e6, 4) if b > a else 0])

@@ -26,6 +26,8 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
   --warmup S         seconds excluded from the statistics at the start (default 5)
   --cooldown S       seconds excluded at the end, where flows stop (default 1)
   --flows-per-rtt N  flows per RTT class (default 1)
+  --streams N        flows per iperf3 client, 1..128: flows of a class that start together
+                     share one client (-P), one TCP connection each (default 128)
   --stagger S        seconds between consecutive flow starts (default 0)
   --starts LIST      explicit start offset (s) of every flow, comma separated; flows
                      alternate between RTT classes (overrides --stagger)
@@ -66,7 +68,7 @@ check() { awk "BEGIN { exit !($1) }"; }
 
 CCS=bbr_a,bbr RTTS=10,50 RATE=100 BDPX=5 LOSS=0 DUR=30 WARMUP=5 FPR=1 STAGGER=0 REPEAT=1
 SEED=1 JITTER=0 STARTS= COOLDOWN=1 OUT= BACKEND=auto KERNEL=6.12 INTERVAL=1 SAMPLE_MS=100 TIMEOUT= MEM=
-ANALYSIS=1 DRY=0
+ANALYSIS=1 DRY=0 STREAMS=128
 MODPARAMS=()
 while [[ $# -gt 0 ]]; do
 	opt=$1
@@ -76,7 +78,7 @@ while [[ $# -gt 0 ]]; do
 	--no-analysis) ANALYSIS=0; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
-		--interval | --sample-ms | --timeout | --mem) ;;
+		--interval | --sample-ms | --timeout | --mem | --streams) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -89,6 +91,7 @@ while [[ $# -gt 0 ]]; do
 	--seed) SEED=$val ;; --jitter) JITTER=$val ;; --out) OUT=$val ;; --backend) BACKEND=$val ;;
 	--kernel) KERNEL=$val ;; --module-param) MODPARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
 	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;;
+	--streams) STREAMS=$val ;;
 	esac
 done
 
@@ -111,6 +114,7 @@ isnum "$WARMUP" && check "$WARMUP < $DUR" || bad "--warmup: '$WARMUP' must be a 
 isnum "$COOLDOWN" && check "$WARMUP + $COOLDOWN < $DUR" ||
 	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DUR)"
 isint "$FPR" && check "$FPR >= 1 && $FPR <= 1000" || bad "--flows-per-rtt: '$FPR' is not an integer in 1..1000"
+isint "$STREAMS" && check "$STREAMS >= 1 && $STREAMS <= 128" || bad "--streams: '$STREAMS' is not an integer in 1..128"
 isnum "$STAGGER" || bad "--stagger: '$STAGGER' is not a number of seconds"
 isnum "$JITTER" || bad "--jitter: '$JITTER' is not a number of seconds"
 isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$REPEAT' is not an integer in 1..1000"
@@ -157,7 +161,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR: sets SARGS
 	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FPR" --rate "$RATE" --buffer "$BUF"
 		--loss "$LOSS" --duration "$DUR" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
 		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
-		--load "$CCS")
+		--load "$CCS" --streams "$STREAMS")
 	local p
 	for p in "${MODPARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }

@@ -30,7 +30,11 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        order (rtt_fairness.sh passes all ccs it compares, so that every run
                        of a comparison prepares the kernel with the same commands)
   --port-base P        first iperf3 port (default 5201)
+  --streams N          at most N flows per iperf3 client (1..128, default 128): flows of one
+                       RTT class that start together run as one client with -P (its own TCP
+                       connection each); 1 = one iperf3 process per flow
   --out DIR            output directory (created)
+  --plan               print the flow table and the iperf3 clients, run nothing (no root)
 Env: BBR_A_KO = tcp_bbr_a.ko to insmod when bbr_a is asked for and not loaded
 (default: tcp_bbr_a.ko next to testbed/). TB_PREFIX = namespace prefix (default bbra<pid>-).
 EOF
@@ -42,14 +46,15 @@ isnum() { case $1 in '' | *[!0-9.]* | *.*.* | .) return 1 ;; esac; }
 isint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 
 CC=bbr RTTS= FPR=1 RATE= BUF= LOSS=0 DUR= WARMUP=5 STAGGER=0 JITTER=0 SEED=1 IV=1 SAMPLE_MS=100
-MODPARAMS= PORT0=5201 OUT= STARTS= LOAD=
+MODPARAMS= PORT0=5201 OUT= STARTS= LOAD= MAXS=128 PLAN=0
 while [ $# -gt 0 ]; do
+	[ "$1" != --plan ] || { PLAN=1; shift; continue; }
 	[ $# -ge 2 ] || case $1 in -h | --help) ;; *) echo "scenario: $1 needs a value" >&2; exit 2 ;; esac
 	case $1 in
 	--cc) CC=$2 ;; --rtt) RTTS=$2 ;; --flows-per-rtt) FPR=$2 ;; --rate) RATE=$2 ;;
 	--buffer) BUF=$2 ;; --loss) LOSS=$2 ;; --duration) DUR=$2 ;; --warmup) WARMUP=$2 ;;
 	--stagger) STAGGER=$2 ;; --starts) STARTS=$2 ;; --jitter) JITTER=$2 ;; --seed) SEED=$2 ;; --interval) IV=$2 ;;
-	--sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT0=$2 ;; --out) OUT=$2 ;;
+	--sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT0=$2 ;; --out) OUT=$2 ;; --streams) MAXS=$2 ;;
 	--module-param) MODPARAMS="$MODPARAMS $2" ;; --load) LOAD=$2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "scenario: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -59,13 +64,14 @@ done
 
 bad() { echo "scenario: $*" >&2; exit 2; }
 [ -n "$RTTS" ] || bad "--rtt is required"
-[ -n "$OUT" ] || bad "--out is required"
+[ -n "$OUT" ] || [ "$PLAN" = 1 ] || bad "--out is required"
 RTTS=$(echo "$RTTS" | tr ',' ' ')
 CCS=$(echo "$CC" | tr ',' ' ')
 LOAD=$(echo "$LOAD" | tr ',' ' ')
 for v in $RTTS; do isnum "$v" || bad "bad --rtt value '$v'"; done
 for v in "$RATE" "$LOSS" "$WARMUP" "$STAGGER" "$JITTER" "$IV"; do isnum "$v" || bad "bad numeric value '$v'"; done
-for v in "$BUF" "$DUR" "$FPR" "$SEED" "$SAMPLE_MS" "$PORT0"; do isint "$v" || bad "bad integer value '$v'"; done
+for v in "$BUF" "$DUR" "$FPR" "$SEED" "$SAMPLE_MS" "$PORT0" "$MAXS"; do isint "$v" || bad "bad integer value '$v'"; done
+[ "$MAXS" -ge 1 ] && [ "$MAXS" -le 128 ] || bad "--streams: $MAXS is not in 1..128 (iperf3's -P limit)"
 STARTS=$(echo "$STARTS" | tr ',' ' ')
 for v in $STARTS; do isnum "$v" || bad "bad --starts value '$v'"; done
 for c in $CCS $LOAD; do case $c in *[!a-z0-9_]*) bad "bad congestion control name '$c'" ;; esac; done
@@ -74,9 +80,44 @@ NCLASS=$(echo $RTTS | wc -w) NCC=$(echo $CCS | wc -w)
 [ -z "$STARTS" ] || [ "$(echo $STARTS | wc -w)" = $((NCLASS * FPR)) ] ||
 	bad "--starts: give one offset per flow ($((NCLASS * FPR)))"
 [ "$NCC" = 1 ] || [ "$NCC" = "$NCLASS" ] || bad "--cc: give one cc or one per RTT class ($NCLASS)"
+# flow table: index class rtt cc port start_s run_s group stream (classes alternate; every flow
+# ends at ~DUR). Flows of one class with the same start and length form a group, run by one
+# iperf3 client (-P, one TCP connection per flow; up to --streams flows): a UML guest pays for
+# every process switch, and 100 iperf3 processes cost ~25 times the wall time of one -P 100.
+# group = index of its first flow (names flow<group>.json, port PORT0 + group - 1); stream =
+# the flow's position among the client's connections. groups.txt: group class cc port
+# start_s run_s flow indices (comma separated).
+flow_table() { # flow_table FLOWS_FILE GROUPS_FILE
+	awk -v rtts="$RTTS" -v ccs="$CCS" -v F="$FPR" -v st="$STAGGER" -v jit="$JITTER" -v maxs="$MAXS" \
+		-v seed="$SEED" -v dur="$DUR" -v p0="$PORT0" -v starts="$STARTS" -v gfile="$2" 'BEGIN {
+		K = split(rtts, R, " "); C = split(ccs, CC, " "); N = split(starts, S, " "); srand(seed); i = 0
+		ng = 0
+		for (j = 1; j <= F; j++) for (k = 1; k <= K; k++) {
+			i++; s = (N ? S[i] : st * (i - 1)) + (jit > 0 ? rand() * jit : 0)
+			if (s >= dur - 0.5) { print "flow " i " would start at " s " s, after the end" > "/dev/stderr"; exit 1 }
+			r = int(dur - s); if (r < dur - s) r++
+			s = sprintf("%.3f", s); cc = (C == 1 ? CC[1] : CC[k]); key = k " " s " " r
+			if ((key in G) && NS[G[key]] < maxs) g = G[key]
+			else { g = i; G[key] = i; NS[g] = 0; order[++ng] = g; GL[g] = k " " cc " " (p0 + g - 1) " " s " " r }
+			printf "%d %d %s %s %d %s %d %d %d\n", i, k, R[k], cc, p0 + g - 1, s, r, g, NS[g]++
+			M[g] = (NS[g] > 1) ? M[g] "," i : i
+		}
+		for (n = 1; n <= ng; n++) print order[n], GL[order[n]], M[order[n]] > gfile
+		}' > "$1"
+}
+if [ "$PLAN" = 1 ]; then
+	t=$(mktemp -d) || die "mktemp failed"
+	flow_table "$t/flows" "$t/groups" && echo "# flows: index class rtt_ms cc port start_s run_s group stream" &&
+		cat "$t/flows" && echo "# iperf3 clients: group class cc port start_s run_s flows" && cat "$t/groups"
+	rc=$?
+	rm -rf "$t"
+	exit $rc
+fi
 [ "$(id -u)" = 0 ] || die "must run as root (network namespaces, qdiscs)"
 
-export PATH="/sbin:/usr/sbin:/bin:/usr/bin:$PATH"
+# Appended, not prepended: a guest may put its own tools first (UML's modprobe wrapper, which
+# knows the kernel's built-in modules).
+export PATH="$PATH:/sbin:/usr/sbin:/bin:/usr/bin"
 TB_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$TB_DIR/topology.sh"
 tb_find_tools || exit 1
@@ -178,19 +219,13 @@ param interval_s "$IV"
 param sample_ms "$SAMPLE_MS"
 param available_cc "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 
-# flow table: index class rtt cc port start_s run_s (classes alternate; every flow ends at ~DUR)
-awk -v rtts="$RTTS" -v ccs="$CCS" -v F="$FPR" -v st="$STAGGER" -v jit="$JITTER" \
-	-v seed="$SEED" -v dur="$DUR" -v p0="$PORT0" -v starts="$STARTS" 'BEGIN {
-	K = split(rtts, R, " "); C = split(ccs, CC, " "); N = split(starts, S, " "); srand(seed); i = 0
-	for (j = 1; j <= F; j++) for (k = 1; k <= K; k++) {
-		i++; s = (N ? S[i] : st * (i - 1)) + (jit > 0 ? rand() * jit : 0)
-		if (s >= dur - 0.5) { print "flow " i " would start at " s " s, after the end" > "/dev/stderr"; exit 1 }
-		r = int(dur - s); if (r < dur - s) r++
-		printf "%d %d %s %s %d %.3f %d\n", i, k, R[k], (C == 1 ? CC[1] : CC[k]), p0 + i - 1, s, r
-	} }' > "$W/flows.txt" || exit 2
+flow_table "$W/flows.txt" "$W/groups.txt" || exit 2
 NFLOWS=$(wc -l < "$W/flows.txt")
+NGROUPS=$(wc -l < "$W/groups.txt")
 param flows "$NFLOWS"
-param flow_table "index class rtt_ms cc port start_s run_s (file flows.txt)"
+param iperf3_clients "$NGROUPS"
+param streams_per_client_max "$MAXS"
+param flow_table "index class rtt_ms cc port start_s run_s group stream (file flows.txt)"
 
 # ---- topology --------------------------------------------------------------------------------
 TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUF TB_LOSS=$LOSS
@@ -213,17 +248,17 @@ k=1
 while [ $k -le "$NCLASS" ]; do tb_exec "s$k" cat /proc/net/snmp > "$W/snmp_s${k}_start.txt"; k=$((k + 1)); done
 
 # ---- receivers -------------------------------------------------------------------------------
-while read -r i cls rtt cc port st run; do
-	tb_exec d iperf3 -s -1 -J -p "$port" > "$W/server$i.log" 2>&1 &
+while read -r g cls cc port st run members; do
+	tb_exec d iperf3 -s -1 -J -p "$port" > "$W/server$g.log" 2>&1 &
 	SERVER_PIDS="$SERVER_PIDS $!"
-done < "$W/flows.txt"
+done < "$W/groups.txt"
 n=0
 while :; do
 	up=$(tb_exec d "$TB_SS" -ltnH | awk -v p0="$PORT0" -v n="$NFLOWS" \
 		'{ sub(/.*:/, "", $4); if ($4 >= p0 && $4 < p0 + n) c++ } END { print c + 0 }')
-	[ "$up" -ge "$NFLOWS" ] && break
+	[ "$up" -ge "$NGROUPS" ] && break
 	n=$((n + 1))
-	[ $n -lt 300 ] || die "iperf3 servers did not start ($up of $NFLOWS listening after 30 s)"
+	[ $n -lt 300 ] || die "iperf3 servers did not start ($up of $NGROUPS listening after 30 s)"
 	sleep 0.1
 done
 
@@ -244,34 +279,38 @@ fi
 # ---- flows -----------------------------------------------------------------------------------
 # The cc is each sender namespace's default, not iperf3 -C: -C sends the cc's name over the
 # control connection while other flows run, so a bbr vs bbr_a run would differ by those bytes.
-while read -r i cls rtt cc port st run; do
+while read -r g cls cc port st run members; do
 	"$TB_IP" netns exec "$(tb_ns "s$cls")" sh -c \
 		"echo $cc > /proc/sys/net/ipv4/tcp_congestion_control" ||
 		die "cannot make $cc the congestion control of sender namespace s$cls"
-done < "$W/flows.txt"
+done < "$W/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 : > "$W/flow_starts.txt"
-while read -r i cls rtt cc port st run; do
+while read -r g cls cc port st run members; do
 	(
 		[ "$st" = 0.000 ] || sleep "$st"
 		read -r up _ < /proc/uptime
-		echo "$i $up" >> "$W/flow_starts.txt"
+		for i in $(echo "$members" | tr ',' ' '); do echo "$i $up"; done >> "$W/flow_starts.txt"
+		set -- -P "$(echo "$members" | awk -F, '{ print NF }')"
+		[ "$1 $2" != "-P 1" ] || set --
 		exec "$TB_IP" netns exec "$(tb_ns "s$cls")" timeout $((run + 60)) iperf3 -c "$TB_RCV_ADDR" \
-			-p "$port" -t "$run" -i "$IV" -J --get-server-output \
-			> "$W/flow$i.json" 2> "$W/flow$i.err"
+			-p "$port" -t "$run" -i "$IV" -J --get-server-output "$@" \
+			> "$W/flow$g.json" 2> "$W/flow$g.err"
 	) &
 	CLIENT_PIDS="$CLIENT_PIDS $!"
-done < "$W/flows.txt"
-log "$NFLOWS flow(s) started, running ~$DUR s"
+done < "$W/groups.txt"
+log "$NFLOWS flow(s) started in $NGROUPS iperf3 client(s), running ~$DUR s"
 
-failed=0 i=1
+failed=0
+exec 3< "$W/groups.txt"
 for pid in $CLIENT_PIDS; do
+	read -r g _ <&3
 	if wait "$pid"; then rc=0; else rc=$?; failed=$((failed + 1)); fi
-	param "flow_rc_$i" "$rc"
-	[ "$rc" = 0 ] || log "flow $i: iperf3 exit status $rc ($(head -c 300 "$W/flow$i.err"))"
-	i=$((i + 1))
+	param "flow_rc_$g" "$rc"
+	[ "$rc" = 0 ] || log "iperf3 client $g: exit status $rc ($(head -c 300 "$W/flow$g.err"))"
 done
+exec 3<&-
 CLIENT_PIDS=
 read -r t1 _ < /proc/uptime
 param end_uptime "$t1"
@@ -289,7 +328,7 @@ while [ $k -le "$NCLASS" ]; do tb_exec "s$k" cat /proc/net/snmp > "$W/snmp_s${k}
 cat /proc/net/softnet_stat > "$W/softnet_end.txt" 2>/dev/null
 dmesg 2>/dev/null | tail -n 40 > "$W/dmesg_tail.txt"
 param flows_failed "$failed"
-[ "$failed" = 0 ] || die "$failed of $NFLOWS flow(s) failed"
+[ "$failed" = 0 ] || die "$failed of $NGROUPS iperf3 client(s) failed"
 log "done: raw outputs in $OUT"
 exit
 }

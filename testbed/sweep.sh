@@ -35,7 +35,7 @@ Sweeps (default grid = reduced; --full = the paper's grid):
   --jobs N           run N points at once, each logging to DIR/<sweep>/<point>.log (default:
                      one per core with --backend qemu or uml, whose guests run in virtual
                      time; otherwise 1, since runs on the host share the real machine)
-  --backend, --kernel, --module-param, --sample-ms, --mem, --cooldown
+  --backend, --kernel, --module-param, --sample-ms, --mem, --cooldown, --streams
                      passed to rtt_fairness.sh
   --plot             run plots/plot.py on the CSVs at the end
   --dry-run          print the points; run nothing
@@ -57,7 +57,7 @@ while [[ $# -gt 0 ]]; do
 	--plot) PLOT=1; shift ;;
 	--dry-run) DRY=1; shift ;;
 	--sweeps | --cc | --rate | --duration | --warmup | --repeat | --seed | --out | --backend | \
-		--kernel | --module-param | --sample-ms | --mem | --cooldown | --jobs)
+		--kernel | --module-param | --sample-ms | --mem | --cooldown | --streams | --jobs)
 		[[ $# -ge 2 ]] || bad "$1 needs a value"
 		case $1 in
 		--sweeps) SWEEPS=$2 ;; --cc) CCS=$2 ;; --rate) RATE=$2 ;; --duration) DUR=$2 ;;

@@ -142,7 +142,8 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     out = tmp_path / "ab"
     p = subprocess.run(
         [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr,bbr_a",
-         "--module-param", "adaptive=0", "--rtt", "10,50", "--rate", "20", "--duration", "6",
+         "--module-param", "adaptive=0", "--rtt", "10,50", "--flows-per-rtt", "2",
+         "--rate", "20", "--duration", "6",
          "--warmup", "2", "--seed", "3", "--out", str(out)],
         capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
@@ -156,11 +157,13 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         return m
 
     a, b = metrics(by_cc["bbr_a"]), metrics(by_cc["bbr"])
+    # two flows per RTT class: each class's pair runs as one iperf3 client with -P 2
+    assert [f["rtt_ms"] for f in a["flows"]] == [10, 50, 10, 50]
     assert all(f["bytes_received"] > 100_000 for f in a["flows"]), a["flows"]
     assert a["queue_delay_ms"]["samples"] > 10, a["queue_delay_ms"]
     assert a == b, "summary statistics differ: " + ", ".join(k for k in a if a[k] != b.get(k))
     for i in (1, 2):
         ta = tcp_trace((out / "bbr_a" / "run1" / f"flow{i}.json").read_bytes())
         tb = tcp_trace((out / "bbr" / "run1" / f"flow{i}.json").read_bytes())
-        assert len(ta) == len(tb) > 4, i
+        assert len(ta) == len(tb) > 4 and len(ta[0]) == 2, i  # intervals x 2 connections
         assert ta[:-2] == tb[:-2], f"flow {i}: iperf3 intervals differ"

@@ -6,6 +6,9 @@ run_bbr_a_loss1: scripts/guest.sh --kernel 6.12 --virtual-time -- sh testbed/sce
 run_bbr_5bdp_noss: the bbr run of testbed/rtt_fairness.sh --cc bbr_a,bbr --rate 20
     --duration 10 --warmup 3 (qemu, 6.12, 5 BDP), with the ss_s*.txt files left out to
     exercise the no-ss fallback.
+run_bbr_parallel: testbed/rtt_fairness.sh --backend uml --cc bbr --rtt 10,30 --flows-per-rtt 2
+    --rate 20 --duration 4 --warmup 1: two iperf3 clients with -P 2 (flows 1,3 and 2,4);
+    server logs, console, dmesg and softnet left out.
 iperf3_connect_refused.json / iperf3_interrupted.json: iperf3 3.12 -J on the host's
     loopback, refused, and stopped by SIGTERM after 1.5 s.
 """
@@ -40,6 +43,13 @@ def run_a(tmp_path):
 def run_b(tmp_path):
     d = tmp_path / "run_b"
     shutil.copytree(FIX / "run_bbr_5bdp_noss", d)
+    return d
+
+
+@pytest.fixture
+def run_p(tmp_path):
+    d = tmp_path / "run_p"
+    shutil.copytree(FIX / "run_bbr_parallel", d)
     return d
 
 
@@ -211,6 +221,40 @@ def test_run_b_without_ss_falls_back_to_iperf3(run_b):
         assert f["retrans_source"] == "iperf3"
         assert f["retrans_rate"] == pytest.approx(rt / (new + rt), abs=1e-6)
     assert r["utilization"] > 0.9
+
+
+def test_parallel_client_flows_are_its_connections(run_p):
+    """Flows that share an iperf3 client (-P) each get their own connection's numbers."""
+    r = analyze.analyze_run(str(run_p), warmup=0, end=1000, write_csv=False)
+    assert [(f["index"], f["rtt_ms"]) for f in r["flows"]] == [(1, 10), (2, 30), (3, 10), (4, 30)]
+    for g, members in ((1, (1, 3)), (2, (2, 4))):
+        js = json.loads((run_p / f"flow{g}.json").read_text())
+        srv = js["server_output_json"]
+        ports = [c["local_port"] for c in js["start"]["connected"]]
+        assert len(ports) == len(set(ports)) == 2
+        rcv = {c["remote_port"]: c["socket"] for c in srv["start"]["connected"]}
+        totals = {e["receiver"]["socket"]: e["receiver"]["bytes"] for e in srv["end"]["streams"]}
+        got = {}
+        for i, port in zip(members, ports):
+            f = r["flows"][i - 1]
+            # the whole receiver-side series of this connection = the server's own total for it
+            assert f["bytes_in_interval"] == pytest.approx(totals[rcv[port]], abs=2)
+            assert f["throughput_source"] == "receiver" and f["retrans_source"] == "ss"
+            got[i] = f["bytes_in_interval"]
+        assert sum(got.values()) == pytest.approx(srv["end"]["sum_received"]["bytes"], abs=4)
+        assert len(set(got.values())) == 2  # two connections, not one counted twice
+    # each flow has its own ss time series (matched by its connection's port)
+    full = analyze.analyze_run(str(run_p))
+    assert full["utilization"] > 0.9
+    with open(run_p / "ss.csv") as f:
+        rows = [line.split(",") for line in f.read().splitlines()[1:]]
+    assert {int(x[1]) for x in rows} == {1, 2, 3, 4}
+
+
+def test_parallel_client_connection_count_must_match(run_p):
+    lines = (run_p / "flows.txt").read_text().splitlines()
+    (run_p / "flows.txt").write_text("\n".join(lines[:3]) + "\n")  # flow 4 (group 2) gone
+    _one_line_error(run_cli(run_p), "flow2.json", "2 connection(s)", "1 flow(s) in group 2")
 
 
 def test_cli_writes_summary_csvs_and_table(run_a, run_b, tmp_path):

@@ -48,6 +48,8 @@ BAD_RF = [
     (["--stagger", "x"], "--stagger: 'x'"),
     (["--flows-per-rtt", "10", "--stagger", "5", "--duration", "30"], "would start after the end"),
     (["--repeat", "0"], "--repeat: '0'"),
+    (["--streams", "0"], "--streams: '0'"),
+    (["--streams", "200"], "--streams: '200'"),
     (["--seed", "s"], "--seed: 's'"),
     (["--backend", "docker"], "--backend: 'docker'"),
     (["--kernel", "5.10"], "--kernel: '5.10'"),
@@ -145,6 +147,12 @@ def test_sweep_dry_run_grids():
     (["--rtt", "10", "--cc", "bbr,cubic,reno", "--rate", "1", "--buffer", "1", "--duration", "1",
       "--out", "/nonexistent/x"], "one per RTT class"),
     (["--wat", "1"], "unknown option --wat"),
+    (["--rtt", "10", "--streams", "0", "--rate", "1", "--buffer", "1", "--duration", "1",
+      "--out", "/nonexistent/x"], "--streams: 0 is not in 1..128"),
+    (["--rtt", "10", "--streams", "129", "--rate", "1", "--buffer", "1", "--duration", "1",
+      "--out", "/nonexistent/x"], "--streams: 129 is not in 1..128"),
+    (["--rtt", "10", "--load", "bbr,Bad", "--rate", "1", "--buffer", "1", "--duration", "1",
+      "--out", "/nonexistent/x"], "bad congestion control name 'Bad'"),
 ])
 def test_scenario_rejects_bad_values(args, msg):
     p = run("sh", SCEN, *args)
@@ -180,3 +188,44 @@ def test_topology_teardown_is_idempotent_and_scoped():
     finally:
         for n in (prefix + "r", prefix + "d", other):
             subprocess.run(["ip", "netns", "del", n], capture_output=True)
+
+
+def plan(*args):
+    p = run("sh", SCEN, "--plan", "--rate", "10", "--buffer", "1000", *args)
+    assert p.returncode == 0, p.stderr
+    flows, groups, part = [], [], None
+    for line in p.stdout.splitlines():
+        if line.startswith("# flows"):
+            part = flows
+        elif line.startswith("# iperf3"):
+            part = groups
+        else:
+            part.append(line.split())
+    return flows, groups
+
+
+def test_scenario_plan_groups_flows_that_start_together():
+    flows, groups = plan("--rtt", "10,50", "--cc", "bbr_a,cubic", "--flows-per-rtt", "3",
+                         "--duration", "10")
+    # flows alternate between classes; one client per class, one connection per flow
+    assert [f[:4] for f in flows] == [["1", "1", "10", "bbr_a"], ["2", "2", "50", "cubic"],
+                                      ["3", "1", "10", "bbr_a"], ["4", "2", "50", "cubic"],
+                                      ["5", "1", "10", "bbr_a"], ["6", "2", "50", "cubic"]]
+    assert [(f[7], f[8]) for f in flows] == [("1", "0"), ("2", "0"), ("1", "1"), ("2", "1"),
+                                             ("1", "2"), ("2", "2")]
+    assert [f[4] for f in flows] == ["5201", "5202"] * 3  # the group's server port
+    assert groups == [["1", "1", "bbr_a", "5201", "0.000", "10", "1,3,5"],
+                      ["2", "2", "cubic", "5202", "0.000", "10", "2,4,6"]]
+
+
+def test_scenario_plan_streams_limit_and_separate_starts():
+    _, groups = plan("--rtt", "10", "--flows-per-rtt", "5", "--duration", "10", "--streams", "2")
+    assert [(g[0], g[3], g[6]) for g in groups] == [("1", "5201", "1,2"), ("3", "5203", "3,4"),
+                                                     ("5", "5205", "5")]
+    _, groups = plan("--rtt", "10", "--flows-per-rtt", "3", "--duration", "10", "--stagger", "2")
+    assert [(g[4], g[5], g[6]) for g in groups] == [("0.000", "10", "1"), ("2.000", "8", "2"),
+                                                     ("4.000", "6", "3")]
+    _, groups = plan("--rtt", "10", "--flows-per-rtt", "4", "--duration", "10", "--streams", "1")
+    assert [g[6] for g in groups] == ["1", "2", "3", "4"]
+    _, groups = plan("--rtt", "10", "--flows-per-rtt", "200", "--duration", "10")
+    assert [len(g[6].split(",")) for g in groups] == [128, 72]
