@@ -2,7 +2,12 @@
 # Run a command as root in a QEMU guest booted from a stock Debian kernel, with tcp_bbr_a.ko
 # built for that kernel. `--kernel uml` is handed to scripts/uml.sh (User-Mode Linux).
 set -euo pipefail
+# One compound command: bash reads all of it before running, so editing this file while a
+# run is going on cannot change that run.
+{
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=scripts/lib/initramfs.sh
 source "$REPO/scripts/lib/initramfs.sh"
 
 usage() {
@@ -117,6 +122,7 @@ if [[ -n $out ]]; then mkdir -p "$out" || die "cannot create --out $out"; out=$(
 else mkdir "$tmp/out"; fi
 share=${out:-$tmp/out}
 
+# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 if ((vtime)); then accel=(-accel tcg -icount shift=0,sleep=off -rtc clock=vm)
 else accel=(-accel tcg,thread=multi); fi
 log "booting $kver ($( ((vtime)) && echo virtual || echo real) time, $smp vCPU, $mem MB)"
@@ -172,3 +178,4 @@ grep -q 'WARNING: ' "$con" && log "warning: the kernel logged a WARNING (see con
 g() { sed -n "s/^$1 //p" "$tmp/ctl"; }
 log "$kver: exit status $status; ${wall%??????} s wall; guest clock: init $(g booted) s, command $(g start)..$(g end) s"
 exit "$status"
+}
