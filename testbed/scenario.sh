@@ -45,8 +45,8 @@ log() { echo "scenario: $*" >&2; }
 isnum() { case $1 in '' | *[!0-9.]* | *.*.* | .) return 1 ;; esac; }
 isint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 
-CC=bbr RTTS= FPR=1 RATE= BUF= LOSS=0 DUR= WARMUP=5 STAGGER=0 JITTER=0 SEED=1 IV=1 SAMPLE_MS=100
-MODPARAMS= PORT0=5201 OUT= STARTS= LOAD= MAXS=128 PLAN=0
+CC=bbr RTTS='' FPR=1 RATE='' BUF='' LOSS=0 DUR='' WARMUP=5 STAGGER=0 JITTER=0 SEED=1 IV=1 SAMPLE_MS=100
+MODPARAMS='' PORT0=5201 OUT='' STARTS='' LOAD='' MAXS=128 PLAN=0
 while [ $# -gt 0 ]; do
 	[ "$1" != --plan ] || { PLAN=1; shift; continue; }
 	[ $# -ge 2 ] || case $1 in -h | --help) ;; *) echo "scenario: $1 needs a value" >&2; exit 2 ;; esac
@@ -131,7 +131,7 @@ OUT=$(cd "$OUT" && pwd)
 # 9p share; per-line writes there would cost emulated time) and copied to $OUT on exit.
 W=$(mktemp -d "${TMPDIR:-/tmp}/bbra-scen.XXXXXX") || die "mktemp failed"
 
-SAMPLER_PIDS= CLIENT_PIDS= SERVER_PIDS=
+SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS=''
 cleanup() {
 	rc=$?
 	trap - EXIT INT TERM
@@ -228,6 +228,7 @@ param streams_per_client_max "$MAXS"
 param flow_table "index class rtt_ms cc port start_s run_s group stream (file flows.txt)"
 
 # ---- topology --------------------------------------------------------------------------------
+# shellcheck disable=SC2034 # read by tb_setup (topology.sh)
 TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUF TB_LOSS=$LOSS
 tb_setup || die "topology setup failed"
 param ns_prefix "$TB_PREFIX"

@@ -47,7 +47,7 @@ bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
 log() { echo "$PROG: $*" >&2; }
 
 SWEEPS=buffer,ratio,loss,flows FULL=0 CCS=bbr_a,bbr,cubic RATE=100 DUR=20 WARMUP=5 REPEAT=1
-SEED=1 OUT= RESUME=0 PLOT=0 DRY=0 JOBS=
+SEED=1 OUT='' RESUME=0 PLOT=0 DRY=0 JOBS=''
 PASS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in

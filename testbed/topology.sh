@@ -1,4 +1,5 @@
 # testbed/topology.sh -- the dumbbell, defined in this one place.
+# shellcheck shell=sh
 # POSIX sh (busybox ash, dash, bash); meant to be sourced, defines tb_* functions only.
 #
 #   s1 (10.1.1.2) --\                                   bottleneck: htb rate=ceil=RATE

@@ -3,12 +3,13 @@
 #   - a W=1 build with zero compiler warnings,
 #   - sparse (C=2) with zero reports,
 #   - checkpatch.pl --strict --no-tree with zero reports, except the types
-#     ignored per file below (each one justified in README.md, "Static checks").
+#     ignored per file below (each one justified in README.md, "Static checks");
+# and of every shell script: shellcheck at severity warning, zero reports.
 # checkpatch.pl comes from Debian's linux-source-6.1 tarball, unpacked once
 # into the cache. Usage: tests/static_checks.sh [SERIES...]   (default 6.1 6.12)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-need sparse perl make gcc tar
+need sparse perl make gcc tar shellcheck
 
 series=("$@")
 [[ ${#series[@]} -gt 0 ]] || series=(6.1 6.12)
@@ -40,6 +41,16 @@ checkpatch() {
 checkpatch tcp_bbr_a.c MACRO_ARG_REUSE
 checkpatch include/bbr_a_compat.h LINUX_VERSION_CODE
 checkpatch include/bbr_a_gain.h PREFER_KERNEL_TYPES
+
+# Shell: every *.sh plus the extension-less scripts (style notes are not failures; warnings
+# and errors are).
+mapfile -t shell_files < <(cd "$REPO" && find . -name '*.sh' -not -path './.git/*' \
+	-not -path './results/*' | sort; echo scripts/initramfs/init; echo .ci/run)
+if out=$(cd "$REPO" && shellcheck -x -S warning -f gcc "${shell_files[@]}" 2>&1); then
+	echo "ok - shellcheck (${#shell_files[@]} scripts)"
+else
+	echo "not ok - shellcheck"; sed 's/^/#   /' <<<"$out"; fail=1
+fi
 
 # Fresh copies (new mtimes) force a full recompile, so every warning shows.
 tmp=$(mktemp -d)

@@ -2,6 +2,7 @@
 # shellcheck shell=bash
 
 CACHE="${BBR_A_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tcp_bbr_a}"
+# shellcheck disable=SC2034 # used by the scripts that source this file
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PROG="$(basename "$0")"
 PATH="$PATH:/usr/sbin:/sbin" # depmod, ip, tc for non-root users
