@@ -131,13 +131,22 @@ OUT=$(cd "$OUT" && pwd)
 # 9p share; per-line writes there would cost emulated time) and copied to $OUT on exit.
 W=$(mktemp -d "${TMPDIR:-/tmp}/bbra-scen.XXXXXX") || die "mktemp failed"
 
-SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS=''
+SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' KO_LOADED=0
 cleanup() {
 	rc=$?
 	trap - EXIT INT TERM
 	# shellcheck disable=SC2086
 	[ -z "$SAMPLER_PIDS$CLIENT_PIDS$SERVER_PIDS" ] || kill $SAMPLER_PIDS $CLIENT_PIDS $SERVER_PIDS 2>/dev/null
 	tb_teardown
+	# Unload what this run loaded (the namespaces' sockets go away asynchronously: retry).
+	if [ "$KO_LOADED" = 1 ]; then
+		n=0
+		until rmmod tcp_bbr_a 2>/dev/null; do
+			n=$((n + 1))
+			[ $n -lt 20 ] || { log "tcp_bbr_a still in use: left loaded"; break; }
+			sleep 0.2
+		done
+	fi
 	cp -r "$W/." "$OUT/" && rm -rf "$W" || echo "scenario: raw outputs left in $W" >&2
 	exit $rc
 }
@@ -167,7 +176,8 @@ for c in $PREP; do
 			[ -f "$ko" ] || die "bbr_a is not loaded and $ko does not exist (set BBR_A_KO)"
 			# shellcheck disable=SC2086
 			insmod "$ko" $MODPARAMS || die "insmod $ko$MODPARAMS failed"
-			log "loaded $ko$MODPARAMS"
+			KO_LOADED=1
+			log "loaded $ko$MODPARAMS (unloaded again at the end)"
 		else
 			for p in $MODPARAMS; do
 				f=/sys/module/tcp_bbr_a/parameters/${p%%=*}
