@@ -131,7 +131,7 @@ cat "$tmp/stdout" &
 catpid=$!
 t0=$(date +%s.%N)
 timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-	"${accel[@]}" -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
+	"${accel[@]}" -cpu qemu64,+rdrand -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
 	-kernel "$kdir/vmlinux" -initrd "$tmp/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 tsc=reliable rdinit=/init ${BBR_A_GUEST_APPEND:-}" \
 	-serial "file:$tmp/console.log" -serial "file:$tmp/stdout" -serial "file:$tmp/ctl" \
