@@ -186,18 +186,8 @@ def load_iperf3(path):
     return d
 
 
-def _intervals(obj, path, where):
-    out = []
-    try:
-        for iv in obj["intervals"]:
-            s = iv["sum"]
-            out.append((float(s["start"]), float(s["end"]), float(s["bytes"])))
-    except (KeyError, TypeError, ValueError):
-        raise AnalysisError(f"{path}: bad interval record in {where}")
-    return out
-
-
-def _stream_intervals(obj, sock, path, where):
+def _intervals(obj, sock, path, where):
+    """(start, end, bytes) of every interval of the connection with this socket number."""
     out = []
     try:
         for iv in obj["intervals"]:
@@ -210,29 +200,14 @@ def _stream_intervals(obj, sock, path, where):
     return out
 
 
-def receiver_intervals(d, path):
-    """(intervals, source): the server's (receiver-side) intervals when present."""
-    srv = d.get("server_output_json")
-    if isinstance(srv, dict) and srv.get("intervals"):
-        return _intervals(srv, path, "server_output_json"), "receiver"
-    return _intervals(d, path, "intervals"), "sender"
-
-
 def iperf3_stream(d, path, stream):
-    """One TCP connection of an iperf3 client that ran -P streams: stream = its position in
-    start.connected. Returns local_port, receiver-side (else sender-side) intervals and their
-    source, and the sender's end totals. A client without -P has one stream, its sums."""
+    """One TCP connection of an iperf3 client (several with -P): stream = its position in
+    start.connected. Returns local_port, the server's (receiver-side) intervals when present,
+    else the client's, with their source, and the connection's end totals."""
     conn = d["start"]["connected"]
     if not 0 <= stream < len(conn):
         raise AnalysisError(f"{path}: no stream {stream} (the client has {len(conn)})")
     lport = conn[stream]["local_port"]
-    if len(conn) == 1:
-        ivs, source = receiver_intervals(d, path)
-        end = d["end"]
-        return {"local_port": lport, "intervals": ivs, "source": source,
-                "retransmits": int(end["sum_sent"]["retransmits"]),
-                "bytes_sent": int(end["sum_sent"]["bytes"]),
-                "bytes_received": int(end.get("sum_received", {}).get("bytes", 0))}
     sock = conn[stream].get("socket")
     try:
         ends = [e for e in d["end"]["streams"] if e["sender"]["socket"] == sock]
@@ -247,10 +222,10 @@ def iperf3_stream(d, path, stream):
                  if c.get("remote_port") == lport]
         if len(ssock) != 1:
             raise AnalysisError(f"{path}: the server output has no connection from port {lport}")
-        ivs = _stream_intervals(srv, ssock[0], path, "server_output_json"), "receiver"
+        ivs, source = _intervals(srv, ssock[0], path, "server_output_json"), "receiver"
     else:
-        ivs = _stream_intervals(d, sock, path, "intervals"), "sender"
-    return {"local_port": lport, "intervals": ivs[0], "source": ivs[1], **totals}
+        ivs, source = _intervals(d, sock, path, "intervals"), "sender"
+    return {"local_port": lport, "intervals": ivs, "source": source, **totals}
 
 
 def parse_rate(text):
