@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tcp_bbr_a: BBRv1 congestion control with BBR-A's RTT-adaptive PROBE_BW gains.
+ * tcp_bbr_a: BBRv1 congestion control and the project's variants of it, one
+ * module, one congestion-control name per algorithm.
  *
- * The model is BBRv1's (Cardwell et al., "BBR: Congestion-Based Congestion
- * Control", ACM Queue 2016; the kernel's net/ipv4/tcp_bbr.c): a windowed max
- * of delivery-rate samples estimates the bottleneck bandwidth, a windowed min
- * of RTT samples estimates the propagation delay, and the sender paces at
- * pacing_gain * bw with at most cwnd_gain * bw * min_rtt in flight. A state
- * machine picks the gains:
+ * The core is BBRv1 (Cardwell et al., "BBR: Congestion-Based Congestion
+ * Control", ACM Queue 2016): a windowed max of delivery-rate samples estimates
+ * the bottleneck bandwidth, a windowed min of RTT samples the propagation
+ * delay, and the sender paces at pacing_gain * bw with at most
+ * cwnd_gain * bw * min_rtt in flight. A state machine picks the gains:
  *
  *   STARTUP    gains 2/ln2 until bw stops growing by 25 % for 3 rounds
  *   DRAIN      pacing gain ln2/2 until inflight is back to one BDP
@@ -18,21 +18,28 @@
  * aggregation, packet conservation in the first round of recovery, TSO
  * sizing and cwnd restore after undo.
  *
- * The one change, BBR-A (Pan, Li, Tan, Xu, Li, "RTT fairness optimization of
- * BBR congestion control algorithm", J. Harbin Inst. Tech. 54(11), 2022), is
- * confined to the two probing phases of PROBE_BW. BBRv1 uses fixed 5/4 and
- * 3/4 there; a flow with a longer RTT keeps more data in the bottleneck queue
- * and so wins bandwidth. BBR-A scales the gains by phi = rtt / rtt_max (the
- * latest RTT sample over the largest one this flow has seen):
+ * Porting an upstream fix: the core keeps the function names of the kernel's
+ * net/ipv4/tcp_bbr.c (bbr_update_bw, bbr_set_cwnd, bbr_lt_bw_sampling, ...)
+ * and calls them in the same order from bbr_update_model() and bbr_main(), so
+ * a change there maps to the function of the same name here. The text is
+ * this project's own.
  *
- *   phase 0 (probe up):   Pup(phi) = 3/(phi+2) while inflight < 1.25 BDP,
- *                         else 1 (a queue is forming: hold the rate)
- *   phase 1 (probe down): Pdown(phi) = 3/(phi-3)+2 if inflight > 1.25 BDP or
- *                         this round's loss rate exceeds 2 %, else 1
+ * The algorithms, each registered under its own name and selected per
+ * socket; a socket's algorithm is fixed by bbr_init() in its state:
  *
- * Everything BBR-A adds is in the section marked "BBR-A" below, the gain
- * arithmetic in include/bbr_a_gain.h. With the module parameter adaptive=0
- * the module is plain BBRv1.
+ *   bbr_a       BBR-A (Pan, Li, Tan, Xu, Li, "RTT fairness optimization of
+ *               BBR congestion control algorithm", J. Harbin Inst. Tech.
+ *               54(11), 2022): the 5/4 and 3/4 phases of PROBE_BW become
+ *               Pup(phi) = 3/(phi+2) and Pdown(phi) = 3/(phi-3)+2 with
+ *               phi = rtt / rtt_max. Section "BBR-A". The module parameters
+ *               select among the readings the paper's text allows; with
+ *               adaptive=0 it is plain BBRv1.
+ *   bbr_a_fair  the project's own extension of BBR-A, not in the paper.
+ *               Section "BBR-A fair".
+ *
+ * A new algorithm is one enum bbr_algo value, one marked section, the hooks it
+ * needs in the core (each a switch on bbr->algo), and one line in bbr_ops[].
+ * The gain arithmetic is in include/bbr_a_gain.h, shared with host tests.
  */
 
 #include <linux/inet_diag.h>
@@ -45,8 +52,10 @@
 
 #include "bbr_a_compat.h"
 #include "bbr_a_gain.h"
+#define CREATE_TRACE_POINTS
+#include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.1.0"
+#define BBR_A_VERSION		"0.2.0"
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24
@@ -55,6 +64,13 @@
 /* Gains and other fractions are scaled by 2^8. */
 #define BBR_SCALE		8
 #define BBR_UNIT		BIT(BBR_SCALE)
+
+/* The algorithms this module registers, one congestion-control name each. */
+enum bbr_algo {
+	BBR_ALGO_A,		/* "bbr_a": BBR-A as the paper specifies it */
+	BBR_ALGO_A_FAIR,	/* "bbr_a_fair": the project's extension */
+	BBR_ALGO_NUM
+};
 
 enum bbr_a_mode {
 	BBR_STARTUP,		/* grow the sending rate exponentially */
@@ -68,9 +84,10 @@ enum bbr_a_mode {
  * (104) bytes, which BBRv1's own state fills completely. BBR-A needs three
  * more words; they come from keeping the two microsecond timestamps that BBRv1
  * holds as u64 (phase start, ACK-epoch start) as their low 32 bits, which
- * also removes the alignment hole the first u64 caused. Both are only ever
- * compared with "now" over intervals of seconds, far inside the 35 minutes a
- * signed 32-bit microsecond difference can span (see bbr_a_us_since()).
+ * also removes the alignment hole the first u64 caused. Elapsed time is their
+ * modular difference from now (bbr_a_us_since()): exact up to 71.6 minutes,
+ * and an idle restart ages a stale phase stamp so that longer gaps still end
+ * the phase (bbr_cwnd_event()).
  */
 struct bbr_a {
 	u32	min_rtt_us;		/* min RTT in the min_rtt window */
@@ -94,14 +111,16 @@ struct bbr_a {
 		lt_rtt_cnt:7,		/* rounds in the long-term interval */
 		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
 		last_round_lossy:1,	/* BBR-A: last round's loss > thresh */
-		unused_a:6;
+		algo:2,			/* enum bbr_algo, set once by bbr_init() */
+		unused_a:4;
 	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
 	u32	lt_last_delivered;	/* tp->delivered at interval start */
 	u32	lt_last_stamp;		/* ms: interval start */
 	u32	lt_last_lost;		/* tp->lost at interval start */
 	u32	pacing_gain:10,		/* current pacing gain, BBR_UNIT */
 		cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
-		unused_b:12;
+		gain_why:3,		/* BBR-A: enum bbr_a_why of pacing_gain */
+		unused_b:9;
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */
 	u32	ack_epoch_stamp;	/* us (low 32 bits): ACK epoch start */
@@ -115,6 +134,9 @@ struct bbr_a {
 	u32	rtt_max_stamp;		/* jiffies when rtt_max_us was taken */
 	u32	round_lost;		/* tp->lost when the round began */
 };
+
+/* An idle period this long may outlast the 32-bit microsecond stamps. */
+#define BBR_A_LONG_IDLE_SEC	(30 * 60)
 
 /* PROBE_BW cycles through this many phases, each about one min_rtt long. */
 #define CYCLE_LEN		8
@@ -193,30 +215,48 @@ static const struct kernel_param_ops bbr_a_param_ops = {
 	module_param_cb(name, &bbr_a_param_ops, &bbr_a_##name, 0644);	\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
 
+/*
+ * bbr_a: the readings of the paper. Each default is the reading the README
+ * argues for; the alternatives are there to measure, with the paper's words
+ * each one rests on in the README's "BBR-A as implemented".
+ */
 BBR_A_PARAM(adaptive, 1, 0, 1,
-	    "1: BBR-A's adaptive PROBE_BW gains; 0: BBRv1's fixed 5/4 and 3/4");
-BBR_A_PARAM(inflight_thresh, 320, 256, 1024,
-	    "Queue threshold of both probe phases, in BDP x 256 (320 = 1.25 BDP)");
-BBR_A_PARAM(loss_thresh, 20, 0, 1000,
-	    "Probe-down loss threshold, lost per mille of a round's packets");
-BBR_A_PARAM(probe_down_and, 0, 0, 1,
-	    "Probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
+	    "bbr_a: 1 BBR-A's adaptive PROBE_BW gains; 0 BBRv1's fixed 5/4 and 3/4");
+BBR_A_PARAM(rtt_max_scope, 0, 0, 1,
+	    "bbr_a: rtt_max taken in 0 every state incl. STARTUP (per-ACK update) or 1 PROBE_BW only (Algorithm 1 is the ProbeBW state)");
 BBR_A_PARAM(rtt_max_win_sec, 0, 0, 600,
-	    "Seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
+	    "bbr_a: seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
+BBR_A_PARAM(gate_signal, 0, 0, 1,
+	    "bbr_a: queue test of both probe phases: 0 inflight > inflight_thresh x own BDP (Algorithm 1), 1 rtt - min_rtt > queue_thresh_us (shared delay)");
+BBR_A_PARAM(inflight_thresh, 320, 256, 1024,
+	    "bbr_a: queue threshold for gate_signal=0, in BDP x 256 (320 = 1.25 BDP)");
+BBR_A_PARAM(queue_thresh_us, 2000, 0, 1000000,
+	    "bbr_a: queueing delay threshold for gate_signal=1, us");
+BBR_A_PARAM(probe_up_hold, 1, 0, 1,
+	    "bbr_a: probe-up phase while the queue test is true: 1 hold at gain 1 (paper), 0 Pup anyway (BBRv1 always probes)");
+BBR_A_PARAM(loss_thresh, 20, 0, 1000,
+	    "bbr_a, bbr_a_fair: probe-down loss threshold, lost per mille of a round's packets");
+BBR_A_PARAM(probe_down_and, 0, 0, 1,
+	    "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
+
+/* bbr_a_fair: see the section "BBR-A fair". */
+BBR_A_PARAM(fair_queue_us, 2000, 100, 100000,
+	    "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us");
+BBR_A_PARAM(fair_cwnd_queue_us, 0, 0, 1000000,
+	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us; 0: BBRv1's 2 x bw x min_rtt");
 
 #define bbr_a_param_val(name)	READ_ONCE(bbr_a_##name.val)
 
 static void bbr_check_probe_rtt_done(struct sock *sk);
 
 /*
- * Microseconds from a stamp kept as the low 32 bits of a tcp_mstamp to now_us;
- * 0 if the stamp is in the future. Exact for intervals below 2^31 us.
+ * Microseconds from a stamp kept as the low 32 bits of a tcp_mstamp to now_us:
+ * the modular difference, exact for intervals below 2^32 us (71.6 minutes).
+ * Stamps are only ever taken from clocks that have not passed now_us yet.
  */
 static u32 bbr_a_us_since(u64 now_us, u32 stamp)
 {
-	s32 delta = (s32)((u32)now_us - stamp);
-
-	return delta > 0 ? delta : 0;
+	return (u32)now_us - stamp;
 }
 
 static bool bbr_full_bw_reached(const struct sock *sk)
@@ -338,7 +378,18 @@ static void bbr_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
-	if (event != CA_EVENT_TX_START || !tp->app_limited)
+	if (event != CA_EVENT_TX_START)
+		return;
+
+	/*
+	 * The first send after an idle period. cycle_stamp holds only 32 bits
+	 * of microseconds: after 30 minutes of silence, age it to 2^31 us ago,
+	 * so that the phase still counts as over however long the gap was (the
+	 * modular difference would wrap after 71.6 minutes).
+	 */
+	if (tcp_jiffies32 - tp->lsndtime >= BBR_A_LONG_IDLE_SEC * HZ)
+		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
+	if (!tp->app_limited)
 		return;
 
 	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
@@ -467,29 +518,52 @@ static void bbr_update_ack_aggregation(struct sock *sk,
 		bbr->extra_acked[bbr->extra_acked_win_idx] = extra;
 }
 
-/* ------------------------------------------------------------------------
- * BBR-A: the adaptive PROBE_BW gains. Four functions and three words of
- * state: rtt_max_us/rtt_max_stamp (the phi denominator), round_lost and
- * last_round_lossy (the loss rate of the probe-down test).
- * ------------------------------------------------------------------------
+/* ========================================================================
+ * BBR-A (algorithm bbr_a). The adaptive PROBE_BW gains: four functions and
+ * three words of state, rtt_max_us/rtt_max_stamp (phi's denominator) and
+ * round_lost/last_round_lossy (the loss rate of the probe-down test), plus
+ * gain_why, which records for the traces why pacing_gain is what it is.
+ * bbr_a_fair reuses this section with its own fixed reading (see below).
+ * ========================================================================
  */
 
+/* Why pacing_gain has its value: reported by the bbr_a_gain tracepoint. */
+enum bbr_a_why {
+	BBR_A_WHY_FIXED,	/* BBRv1's gain: not a BBR-A phase, or off */
+	BBR_A_WHY_PROBE,	/* phase 0, no queue: Pup */
+	BBR_A_WHY_HOLD,		/* phase 0, queue: gain 1 */
+	BBR_A_WHY_DRAIN,	/* phase 1, queue: Pdown */
+	BBR_A_WHY_LOSSY,	/* phase 1, loss without a queue: Pdown */
+	BBR_A_WHY_CRUISE,	/* phase 1, neither: gain 1 */
+	BBR_A_WHY_LT_BW,	/* pacing at the policer's rate, no cycle */
+};
+
+static bool bbr_a_is_fair(const struct bbr_a *bbr)
+{
+	return bbr->algo == BBR_ALGO_A_FAIR;
+}
+
 /*
- * Track rtt_max, the largest RTT this flow has seen: for the connection's
- * lifetime (the paper), or refreshed from the current sample once it is
- * rtt_max_win_sec old. Samples from ACKs that may have been delayed by the
- * receiver are skipped: a delayed ACK measures the receiver's timer, not the
- * path, and one such sample would pin phi low for the rest of the lifetime.
+ * Track rtt_max, the largest RTT this flow has seen: in every state or only in
+ * PROBE_BW, for the connection's lifetime or refreshed from the current
+ * sample once it is win_sec old. Samples from ACKs that may have been delayed
+ * by the receiver are skipped: a delayed ACK measures the receiver's timer,
+ * not the path, and one such sample would pin phi low for a lifetime.
  */
 static void bbr_a_update_rtt_max(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 win_sec = bbr_a_param_val(rtt_max_win_sec);
+	bool fair = bbr_a_is_fair(bbr);
+	u32 win_sec;
 	bool expired;
 
 	if (rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
+	if ((fair || bbr_a_param_val(rtt_max_scope)) &&
+	    bbr->mode != BBR_PROBE_BW)
+		return;
 
+	win_sec = fair ? bbr_min_rtt_win_sec : bbr_a_param_val(rtt_max_win_sec);
 	expired = win_sec &&
 		  after(tcp_jiffies32, bbr->rtt_max_stamp + win_sec * HZ);
 	if ((u32)rs->rtt_us > bbr->rtt_max_us || expired) {
@@ -498,18 +572,11 @@ static void bbr_a_update_rtt_max(struct sock *sk, const struct rate_sample *rs)
 	}
 }
 
-/* Is lost / (delivered + lost) above loss_thresh per mille? */
-static bool bbr_a_loss_rate_high(u32 lost, u32 delivered)
-{
-	u64 thresh = bbr_a_param_val(loss_thresh);
-
-	return (u64)lost * 1000 > thresh * ((u64)lost + delivered);
-}
-
 /*
- * A packet-timed round is ending (or recovery restarts the round count): judge
- * its loss rate and start counting losses afresh. Call before
- * next_rtt_delivered moves to the new round.
+ * A packet-timed round is ending (or recovery or PROBE_RTT restarts the round
+ * count): judge its loss rate and start counting losses afresh. Call before
+ * next_rtt_delivered moves to the new round. A round in which nothing was
+ * delivered or lost (the second call on one ACK) keeps the verdict it had.
  */
 static void bbr_a_end_loss_round(struct sock *sk)
 {
@@ -517,8 +584,10 @@ static void bbr_a_end_loss_round(struct sock *sk)
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
 	bbr->last_round_lossy =
-		bbr_a_loss_rate_high(tp->lost - bbr->round_lost,
-				     tp->delivered - bbr->next_rtt_delivered);
+		bbr_a_round_lossy(bbr->last_round_lossy,
+				  tp->lost - bbr->round_lost,
+				  tp->delivered - bbr->next_rtt_delivered,
+				  bbr_a_param_val(loss_thresh));
 	bbr->round_lost = tp->lost;
 }
 
@@ -530,44 +599,132 @@ static bool bbr_a_lossy(struct sock *sk)
 
 	return bbr->last_round_lossy ||
 	       bbr_a_loss_rate_high(tp->lost - bbr->round_lost,
-				    tp->delivered - bbr->next_rtt_delivered);
+				    tp->delivered - bbr->next_rtt_delivered,
+				    bbr_a_param_val(loss_thresh));
 }
 
 /*
- * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK. Phases
- * 2..7, adaptive=0, and a flow without an RTT sample get BBRv1's gains.
- * "BDP" is BBR's own estimate max_bw * min_rtt, and "inflight" the packets
- * in the network at the next departure, as BBR's phase logic counts them.
+ * The queue test of both probe phases, as a level and a threshold: phase 0
+ * probes while level < thresh, phase 1 drains while level > thresh. The
+ * paper's signal is inflight against 1.25 x the flow's own BDP (BBR's
+ * estimate max_bw * min_rtt; inflight counted at the next departure, as BBR's
+ * phase logic counts it). The alternative is the queueing delay this ACK saw,
+ * rtt - min_rtt, against a fixed time: one queue, one delay for every flow.
+ */
+static void bbr_a_queue_test(struct sock *sk, const struct rate_sample *rs,
+			     u32 rtt_us, u32 *level, u32 *thresh)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (bbr_a_is_fair(bbr) || bbr_a_param_val(gate_signal)) {
+		*level = rtt_us;
+		*thresh = bbr->min_rtt_us +
+			  (bbr_a_is_fair(bbr) ? bbr_a_param_val(fair_queue_us) :
+			   bbr_a_param_val(queue_thresh_us));
+		return;
+	}
+	*level = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
+	*thresh = bbr_bdp(sk, bbr_max_bw(sk), bbr_a_param_val(inflight_thresh));
+}
+
+/*
+ * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK, and the
+ * reason for it in gain_why. Phases 2..7, adaptive=0, and a flow without an
+ * RTT sample get BBRv1's gains.
  */
 static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 rtt_us, inflight, queue_thresh;
+	struct bbr_a *bbr = inet_csk_ca(sk);
+	bool fair = bbr_a_is_fair(bbr);
+	u32 rtt_us, level, thresh;
 	bool queued, lossy;
 
 	if (bbr->cycle_idx > 1 || !bbr->rtt_max_us ||
-	    !bbr_a_param_val(adaptive))
+	    (!fair && !bbr_a_param_val(adaptive))) {
+		bbr->gain_why = BBR_A_WHY_FIXED;
 		return bbr_cycle_gain[bbr->cycle_idx];
+	}
 
 	/* phi's numerator: this ACK's RTT, or srtt if it carries none. */
 	rtt_us = rs->rtt_us >= 0 ? (u32)rs->rtt_us : tp->srtt_us >> 3;
-	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
-	queue_thresh = bbr_bdp(sk, bbr_max_bw(sk),
-			       bbr_a_param_val(inflight_thresh));
+	bbr_a_queue_test(sk, rs, rtt_us, &level, &thresh);
 
-	if (bbr->cycle_idx == 0)
-		return inflight < queue_thresh ?
-		       bbr_a_gain_up(rtt_us, bbr->rtt_max_us) : BBR_UNIT;
+	if (bbr->cycle_idx == 0) {
+		if (level < thresh ||
+		    (!fair && !bbr_a_param_val(probe_up_hold))) {
+			bbr->gain_why = BBR_A_WHY_PROBE;
+			return bbr_a_gain_up(rtt_us, bbr->rtt_max_us);
+		}
+		bbr->gain_why = BBR_A_WHY_HOLD;
+		return BBR_UNIT;
+	}
 
-	queued = inflight > queue_thresh;
+	queued = level > thresh;
 	lossy = bbr_a_lossy(sk);
-	if (bbr_a_param_val(probe_down_and) ? queued && lossy : queued || lossy)
+	if (!fair && bbr_a_param_val(probe_down_and) ? queued && lossy :
+						      queued || lossy) {
+		bbr->gain_why = queued ? BBR_A_WHY_DRAIN : BBR_A_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, bbr->rtt_max_us);
+	}
+	bbr->gain_why = BBR_A_WHY_CRUISE;
 	return BBR_UNIT;
 }
 
-/* ---------------------------- end of BBR-A ---------------------------- */
+/* ======================== end of BBR-A (bbr_a) ======================== */
+
+/* ========================================================================
+ * BBR-A fair (algorithm bbr_a_fair): the project's extension of BBR-A; not
+ * in the paper. Pup/Pdown as in BBR-A, with the reading that the traces of
+ * README "Why bbr_a is not RTT-fair on Linux" point to:
+ *  - rtt_max is taken in PROBE_BW only and refreshed every 10 s (the min_rtt
+ *    window), so the STARTUP queue does not fix phi for a lifetime;
+ *  - the queue test of both phases is the shared queueing delay,
+ *    rtt - min_rtt > fair_queue_us, which every flow on the bottleneck sees
+ *    alike, instead of inflight against the flow's own BDP, which the
+ *    shortest-RTT flow crosses first;
+ *  - optionally (fair_cwnd_queue_us), the PROBE_BW cwnd target allows every
+ *    flow the same queueing time, bw * (min_rtt + fair_cwnd_queue_us),
+ *    instead of one more min_rtt of data, which gives a long-RTT flow the
+ *    larger share of a standing queue.
+ * ========================================================================
+ */
+
+/*
+ * The PROBE_BW cwnd target before budgets, in packets: the data the current
+ * pacing gain keeps in flight, pacing_gain * bw * min_rtt (at least one
+ * BDP), plus fair_cwnd_queue_us of queueing time at bw, the same for every
+ * flow. Other states, and fair_cwnd_queue_us = 0, keep BBRv1's gain * BDP.
+ */
+static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 queue_us = bbr_a_param_val(fair_cwnd_queue_us);
+	u64 w;
+
+	if (!queue_us || bbr->mode != BBR_PROBE_BW ||
+	    unlikely(bbr->min_rtt_us == ~0U))
+		return bbr_bdp(sk, bw, gain);
+
+	w = (u64)bbr->min_rtt_us * max_t(u32, bbr->pacing_gain, BBR_UNIT);
+	w = (w >> BBR_SCALE) + queue_us;
+	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT);
+}
+
+/* ====================== end of BBR-A fair (bbr_a_fair) ================== */
+
+/* The cwnd target's BDP part: gain * BDP in BBRv1 and bbr_a. */
+static u32 bbr_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	switch (bbr->algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_cwnd_bdp(sk, bw, gain);
+	default:
+		return bbr_bdp(sk, bw, gain);
+	}
+}
 
 /*
  * Packet conservation in the first round of recovery (send one packet per
@@ -623,7 +780,8 @@ static void bbr_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 
 	if (acked && !bbr_set_cwnd_to_recover_or_restore(sk, rs, acked,
 							 &cwnd)) {
-		target = bbr_bdp(sk, bw, gain) + bbr_ack_aggregation_cwnd(sk);
+		target = bbr_cwnd_bdp(sk, bw, gain) +
+			 bbr_ack_aggregation_cwnd(sk);
 		target = bbr_quantization_budget(sk, target);
 
 		if (bbr_full_bw_reached(sk))
@@ -959,6 +1117,20 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->idle_restart = 0;
 }
 
+/* The PROBE_BW pacing gain of this socket's algorithm. */
+static u32 bbr_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+
+	switch (bbr->algo) {
+	case BBR_ALGO_A:
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_probe_bw_gain(sk, rs);
+	default:
+		return bbr_cycle_gain[bbr->cycle_idx];
+	}
+}
+
 static void bbr_update_gains(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr_a *bbr = inet_csk_ca(sk);
@@ -973,19 +1145,58 @@ static void bbr_update_gains(struct sock *sk, const struct rate_sample *rs)
 		bbr->cwnd_gain = bbr_high_gain;
 		break;
 	case BBR_PROBE_BW:
-		bbr->pacing_gain = bbr->lt_use_bw ?
-				   BBR_UNIT : bbr_a_probe_bw_gain(sk, rs);
+		if (bbr->lt_use_bw) {
+			bbr->pacing_gain = BBR_UNIT;
+			bbr->gain_why = BBR_A_WHY_LT_BW;
+		} else {
+			bbr->pacing_gain = bbr_probe_bw_gain(sk, rs);
+		}
 		bbr->cwnd_gain = bbr_cwnd_gain;
-		break;
+		return;
 	case BBR_PROBE_RTT:
 		bbr->pacing_gain = BBR_UNIT;
 		bbr->cwnd_gain = BBR_UNIT;
 		break;
 	}
+	bbr->gain_why = BBR_A_WHY_FIXED;
+}
+
+/*
+ * One bbr_a_gain event per packet-timed round and one when the reason for the
+ * gain changes; nothing is computed while the tracepoint is off.
+ */
+static void bbr_trace_gain(struct sock *sk, const struct rate_sample *rs,
+			   u8 prev_why)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr_a_snapshot snap;
+
+	if (!trace_bbr_a_gain_enabled() ||
+	    (!bbr->round_start && bbr->gain_why == prev_why))
+		return;
+
+	snap.algo = bbr->algo;
+	snap.mode = bbr->mode;
+	snap.phase = bbr->cycle_idx;
+	snap.why = bbr->gain_why;
+	snap.pacing_gain = bbr->pacing_gain;
+	snap.cwnd_gain = bbr->cwnd_gain;
+	snap.rtt_us = rs->rtt_us;
+	snap.rtt_max_us = bbr->rtt_max_us;
+	snap.min_rtt_us = bbr->min_rtt_us;
+	snap.bw_bps = (u64)bbr_bw(sk) * tp->mss_cache * USEC_PER_SEC * 8 >>
+		      BW_SCALE;
+	snap.cwnd = tcp_snd_cwnd(tp);
+	snap.inflight = tcp_packets_in_flight(tp);
+	snap.cwnd_limited = tcp_is_cwnd_limited(sk);
+	trace_bbr_a_gain(sk, &snap);
 }
 
 static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
 {
+	u8 prev_why = ((struct bbr_a *)inet_csk_ca(sk))->gain_why;
+
 	bbr_update_bw(sk, rs);
 	bbr_a_update_rtt_max(sk, rs);
 	bbr_update_ack_aggregation(sk, rs);
@@ -994,10 +1205,11 @@ static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
 	bbr_check_drain(sk, rs);
 	bbr_update_min_rtt(sk, rs);
 	bbr_update_gains(sk, rs);
+	bbr_trace_gain(sk, rs, prev_why);
 }
 
 /* Called on every ACK with the rate sample it produced. */
-static BBR_A_CONG_CONTROL(bbr_a_main)
+static BBR_A_CONG_CONTROL(bbr_main)
 {
 	struct bbr_a *bbr = inet_csk_ca(sk);
 	u32 bw;
@@ -1009,12 +1221,13 @@ static BBR_A_CONG_CONTROL(bbr_a_main)
 	bbr_set_cwnd(sk, rs, rs->acked_sacked, bw, bbr->cwnd_gain);
 }
 
-static void bbr_a_init(struct sock *sk)
+static void bbr_init(struct sock *sk, enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
 	memset(bbr, 0, sizeof(*bbr));
+	bbr->algo = algo;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr->prev_ca_state = TCP_CA_Open;
@@ -1096,35 +1309,69 @@ static void bbr_a_set_state(struct sock *sk, u8 new_state)
 	bbr_lt_bw_sampling(sk, &rs);
 }
 
-static struct tcp_congestion_ops bbr_a_ops __read_mostly = {
-	.flags		= TCP_CONG_NON_RESTRICTED,
-	.name		= "bbr_a",
-	.owner		= THIS_MODULE,
-	.init		= bbr_a_init,
-	.cong_control	= bbr_a_main,
-	.sndbuf_expand	= bbr_a_sndbuf_expand,
-	.undo_cwnd	= bbr_a_undo_cwnd,
-	.cwnd_event	= bbr_cwnd_event,
-	.ssthresh	= bbr_a_ssthresh,
-	.min_tso_segs	= bbr_min_tso_segs,
-	.get_info	= bbr_a_get_info,
-	.set_state	= bbr_a_set_state,
+/* One init per registered name: it fixes the socket's algorithm. */
+static void bbr_a_init(struct sock *sk)
+{
+	bbr_init(sk, BBR_ALGO_A);
+}
+
+static void bbr_a_fair_init(struct sock *sk)
+{
+	bbr_init(sk, BBR_ALGO_A_FAIR);
+}
+
+#define BBR_OPS(algo_name, init_fn)					\
+	{								\
+		.flags		= TCP_CONG_NON_RESTRICTED,		\
+		.name		= algo_name,				\
+		.owner		= THIS_MODULE,				\
+		.init		= init_fn,				\
+		.cong_control	= bbr_main,				\
+		.sndbuf_expand	= bbr_a_sndbuf_expand,			\
+		.undo_cwnd	= bbr_a_undo_cwnd,			\
+		.cwnd_event	= bbr_cwnd_event,			\
+		.ssthresh	= bbr_a_ssthresh,			\
+		.min_tso_segs	= bbr_min_tso_segs,			\
+		.get_info	= bbr_a_get_info,			\
+		.set_state	= bbr_a_set_state,			\
+	}
+
+/* The registrations, in enum bbr_algo order. */
+static struct tcp_congestion_ops bbr_ops[BBR_ALGO_NUM] __read_mostly = {
+	[BBR_ALGO_A]		= BBR_OPS("bbr_a", bbr_a_init),
+	[BBR_ALGO_A_FAIR]	= BBR_OPS("bbr_a_fair", bbr_a_fair_init),
 };
 
 static int __init bbr_a_register(void)
 {
+	int i, err;
+
 	BUILD_BUG_ON(sizeof(struct bbr_a) > ICSK_CA_PRIV_SIZE);
-	return tcp_register_congestion_control(&bbr_a_ops);
+	BUILD_BUG_ON(BBR_ALGO_NUM > 4);	/* bbr->algo has two bits */
+	for (i = 0; i < BBR_ALGO_NUM; i++) {
+		err = tcp_register_congestion_control(&bbr_ops[i]);
+		if (err) {
+			while (--i >= 0)
+				tcp_unregister_congestion_control(&bbr_ops[i]);
+			return err;
+		}
+	}
+	return 0;
 }
 
 static void __exit bbr_a_unregister(void)
 {
-	tcp_unregister_congestion_control(&bbr_a_ops);
+	int i;
+
+	for (i = 0; i < BBR_ALGO_NUM; i++)
+		tcp_unregister_congestion_control(&bbr_ops[i]);
 }
 
 module_init(bbr_a_register);
 module_exit(bbr_a_unregister);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("TCP BBR-A: BBRv1 with RTT-adaptive PROBE_BW pacing gains");
+MODULE_DESCRIPTION("TCP BBR-A (bbr_a: BBRv1 with the paper's RTT-adaptive PROBE_BW gains) and bbr_a_fair (the project's own extension of BBR-A, not in the paper)");
+/* sysctl net.ipv4.tcp_congestion_control=NAME loads the module "tcp_NAME". */
+MODULE_ALIAS("tcp_bbr_a_fair");
 MODULE_VERSION(BBR_A_VERSION);

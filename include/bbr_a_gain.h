@@ -19,6 +19,9 @@
  * nearest integer. rtt_max == 0 means "no RTT sample yet" and yields BBRv1's
  * fixed gains.
  *
+ * The loss-rate test of the probe-down phase is here too: the fraction of a
+ * round's packets that were lost, and the verdict kept when a round ends.
+ *
  * The header is self-contained: in the kernel it uses div64_u64(), in
  * userspace it brings its own fixed-width types.
  */
@@ -30,6 +33,7 @@
 #include <linux/types.h>
 #define bbr_a_div_u64(n, d)	div64_u64(n, d)
 #else
+#include <stdbool.h>
 #include <stdint.h>
 typedef uint32_t u32;
 typedef uint64_t u64;
@@ -67,6 +71,25 @@ static inline u32 bbr_a_gain_down(u32 rtt_us, u32 rtt_max_us)
 		return BBR_A_BBR1_GAIN_DOWN;
 	return 2 * BBR_A_GAIN_UNIT -
 	       (u32)bbr_a_div_round(3 * BBR_A_GAIN_UNIT * tmax, 3 * tmax - t);
+}
+
+/* Is lost / (lost + delivered) above thresh_pm per mille? */
+static inline bool bbr_a_loss_rate_high(u32 lost, u32 delivered, u32 thresh_pm)
+{
+	return (u64)lost * 1000 > (u64)thresh_pm * ((u64)lost + delivered);
+}
+
+/*
+ * The verdict on a round that just ended with these counts. A round in which
+ * nothing was delivered or lost says nothing about the loss rate: it keeps
+ * the previous verdict (the round counter can restart twice on one ACK).
+ */
+static inline bool bbr_a_round_lossy(bool prev, u32 lost, u32 delivered,
+				     u32 thresh_pm)
+{
+	if (!lost && !delivered)
+		return prev;
+	return bbr_a_loss_rate_high(lost, delivered, thresh_pm);
 }
 
 #endif /* _BBR_A_GAIN_H */

@@ -39,6 +39,7 @@ import glob
 import json
 import math
 import os
+import re
 import sys
 
 PAYLOAD_CEILING = 1448 / 1514
@@ -369,6 +370,66 @@ def parse_snmp_tcp(path):
 
 
 # ------------------------------------------------------------------------------ analysis
+TRACE_LINE = re.compile(r"\s(\d+\.\d+): bbr_a_gain: (.*)$")
+# enum bbr_a_why of tcp_bbr_a.c, in order
+GAIN_WHY = ("fixed", "probe", "hold", "drain", "lossy", "cruise", "lt_bw")
+TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
+              "cwnd_gain", "rtt_us", "rtt_max_us", "phi", "min_rtt_us", "bw_mbps", "cwnd",
+              "inflight", "cwnd_limited"]
+
+
+def parse_trace_file(path):
+    """Events of the bbr_a:bbr_a_gain tracepoint: [(time_s, {field: int})], [] if no file."""
+    events = []
+    try:
+        with open(path) as f:
+            for line in f:
+                m = TRACE_LINE.search(line)
+                if not m:
+                    continue
+                try:
+                    fields = {k: int(v) for k, v in
+                              (kv.split("=", 1) for kv in m.group(2).split())}
+                except ValueError:
+                    continue  # a line cut short when the reader was stopped
+                events.append((float(m.group(1)), fields))
+    except FileNotFoundError:
+        return []
+    return events
+
+
+def trace_rows(events, fl, sport, t0):
+    """trace.csv rows of one flow (its data connection: sport -> the flow's port)."""
+    rows = []
+    for ts, e in events:
+        if e.get("sport") != sport or e.get("dport") != fl["port"]:
+            continue
+        phi = e["rtt_us"] / e["rtt_max_us"] if e["rtt_max_us"] and e["rtt_us"] >= 0 else None
+        why = e["why"]
+        rows.append([round(ts - t0, 4), fl["index"], fl["cc"], fl["rtt_ms"], e["mode"],
+                     e["phase"], GAIN_WHY[why] if why < len(GAIN_WHY) else why,
+                     e["gain"], e["cwnd_gain"], e["rtt_us"], e["rtt_max_us"],
+                     None if phi is None else round(phi, 4), e["min_rtt_us"],
+                     round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"]])
+    return rows
+
+
+def trace_stats(rows, w0, w1):
+    """Per flow, over [w0, w1]: share of PROBE_BW events per gain reason, share of events
+    that found the flow cwnd-limited, mean phi; None without events."""
+    pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
+    if not pb:
+        return None
+    why = {}
+    for r in pb:
+        why[r[6]] = why.get(r[6], 0) + 1
+    phis = [r[11] for r in pb if r[11] is not None]
+    return {"events": len(pb),
+            "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
+            "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
+            "phi_mean": round(mean(phis), 4) if phis else None}
+
+
 def fnum(env, key, path, default=None):
     v = env.get(key, default)
     if v is None:
@@ -431,7 +492,8 @@ def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
                     starts[int(p[0])] = float(p[1]) - t0
 
     ss_by_class = {}
-    tput_rows, ss_rows = [], []
+    tput_rows, ss_rows, tr_rows = [], [], []
+    trace = parse_trace_file(os.path.join(d, "trace.txt"))
     clients = {}
     for fl in flows:
         i = fl["index"]
@@ -462,6 +524,9 @@ def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
         for a, b, n in ivs:
             tput_rows.append([i, fl["cc"], fl["rtt_ms"], round(off + a, 4), round(off + b, 4),
                               int(n), round(n * 8 / (b - a) / 1e6, 4) if b > a else 0])
+        fl_trace = trace_rows(trace, fl, dport, t0)
+        fl["trace"] = trace_stats(fl_trace, w0, w1)
+        tr_rows.extend(fl_trace)
         # ss samples of this flow's data connection
         k = fl["class"]
         if k not in ss_by_class:
@@ -564,6 +629,7 @@ def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
             "throughput_acked_mbps": (None if fl["bytes_acked_window"] is None else
                                       round(fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6, 4)),
             "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
+            **({"trace": fl["trace"]} if fl["trace"] else {}),
         } for fl in flows],
         "params": env,
         "kernel": env.get("kernel"),
@@ -580,6 +646,8 @@ def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):
         _csv(os.path.join(d, "queue.csv"),
              ["t_s", "backlog_bytes", "backlog_pkts", "qdelay_ms", "drops_total", "sent_bytes",
               "sent_pkts"], q_rows)
+        if tr_rows:
+            _csv(os.path.join(d, "trace.csv"), TRACE_COLS, sorted(tr_rows))
         with open(os.path.join(d, "run_summary.json"), "w") as f:
             json.dump(res, f, indent=1)
     return res

@@ -35,7 +35,7 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        connection each); 1 = one iperf3 process per flow
   --out DIR            output directory (created)
   --plan               print the flow table and the iperf3 clients, run nothing (no root)
-Env: BBR_A_KO = tcp_bbr_a.ko to insmod when bbr_a is asked for and not loaded
+Env: BBR_A_KO = tcp_bbr_a.ko to insmod when bbr_a or bbr_a_fair is asked for and not loaded
 (default: tcp_bbr_a.ko next to testbed/). TB_PREFIX = namespace prefix (default bbra<pid>-).
 EOF
 }
@@ -131,12 +131,13 @@ OUT=$(cd "$OUT" && pwd)
 # 9p share; per-line writes there would cost emulated time) and copied to $OUT on exit.
 W=$(mktemp -d "${TMPDIR:-/tmp}/bbra-scen.XXXXXX") || die "mktemp failed"
 
-SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' KO_LOADED=0
+SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' KO_LOADED=0 TRACING=0
 cleanup() {
 	rc=$?
 	trap - EXIT INT TERM
 	# shellcheck disable=SC2086
 	[ -z "$SAMPLER_PIDS$CLIENT_PIDS$SERVER_PIDS" ] || kill $SAMPLER_PIDS $CLIENT_PIDS $SERVER_PIDS 2>/dev/null
+	[ "$TRACING" = 0 ] || echo 0 > /sys/kernel/tracing/events/bbr_a/bbr_a_gain/enable
 	tb_teardown
 	# Unload what this run loaded (the namespaces' sockets go away asynchronously: retry).
 	if [ "$KO_LOADED" = 1 ]; then
@@ -167,13 +168,15 @@ avail() {
 	case " $have " in *" $1 "*) return 0 ;; esac
 	return 1
 }
+# the congestion controls tcp_bbr_a.ko registers
+is_module_cc() { case $1 in bbr_a | bbr_a_fair) return 0 ;; esac; return 1; }
 PREP=
 for c in $LOAD $CCS; do case " $PREP " in *" $c "*) ;; *) PREP="$PREP $c" ;; esac; done
 for c in $PREP; do
-	if [ "$c" = bbr_a ]; then
+	if is_module_cc "$c"; then
 		ko=${BBR_A_KO:-$TB_DIR/../tcp_bbr_a.ko}
 		if [ ! -d /sys/module/tcp_bbr_a ]; then
-			[ -f "$ko" ] || die "bbr_a is not loaded and $ko does not exist (set BBR_A_KO)"
+			[ -f "$ko" ] || die "$c is not loaded and $ko does not exist (set BBR_A_KO)"
 			# shellcheck disable=SC2086
 			insmod "$ko" $MODPARAMS || die "insmod $ko$MODPARAMS failed"
 			KO_LOADED=1
@@ -285,6 +288,26 @@ if [ "$SAMPLE_MS" -gt 0 ]; then
 	done
 	tb_exec r sh -c "$loop" sampler "$TB_TC" -s -j qdisc show dev to_rcv > "$W/tc.txt" 2>&1 &
 	SAMPLER_PIDS="$SAMPLER_PIDS $!"
+fi
+
+# ---- module tracepoint (bbr_a:bbr_a_gain, one event per round per bbr_a/bbr_a_fair flow) -------
+# One reader process for the whole run, started in every run where the module is loaded (a bbr
+# run of a comparison too, so that both runs create the same processes).
+TRACEFS=/sys/kernel/tracing
+if [ -d /sys/module/tcp_bbr_a ] && [ "$SAMPLE_MS" -gt 0 ]; then
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+	if [ -d $TRACEFS/events/bbr_a ]; then
+		echo > $TRACEFS/trace
+		echo boot > $TRACEFS/trace_clock # the clock of /proc/uptime
+		echo 1 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
+		read -r up _ < /proc/uptime
+		echo "@ $up" > "$W/trace.txt"
+		cat $TRACEFS/trace_pipe >> "$W/trace.txt" &
+		SAMPLER_PIDS="$SAMPLER_PIDS $!"
+		TRACING=1
+	else
+		log "warning: no tracefs event bbr_a/bbr_a_gain: no gain trace (kernel without tracing?)"
+	fi
 fi
 
 # ---- flows -----------------------------------------------------------------------------------

@@ -7,7 +7,10 @@
 
 MOD=tcp_bbr_a
 CA=bbr_a
-PARAMS="adaptive loss_thresh inflight_thresh rtt_max_win_sec probe_down_and"
+PARAMS="adaptive rtt_max_scope rtt_max_win_sec gate_signal inflight_thresh queue_thresh_us probe_up_hold
+	loss_thresh probe_down_and fair_queue_us fair_cwnd_queue_us"
+FAIR=bbr_a_fair # the second congestion control the module registers
+TRACE=/sys/kernel/tracing
 BBR1_GAINS="1.25 0.75 1 2.88672 0.34375" # ss's %g of BBRv1's gains x/256
 AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 PDIR=/sys/module/$MOD/parameters
@@ -75,6 +78,7 @@ else
 	not_ok "module loads (insmod $BBR_A_KO)" "$_o" "$(dmesg | tail -n 5)"
 fi
 check "$CA is in tcp_available_congestion_control" available
+check "$FAIR is in tcp_available_congestion_control" grep -qw "$FAIR" "$AVAIL"
 
 # Everything below needs the module; report instead of hanging when it is not there.
 need_module() {
@@ -196,14 +200,14 @@ dumbbell() {
 		tc -n rtr qdisc add dev r1 parent 1:1 bfifo limit 150000 &&
 		tc -n rtr qdisc add dev r0 root netem delay 20ms limit 10000
 }
-# gain_run NAME SECONDS: bbr_a transfer snd -> rcv, sampling ss -tin as fast as the guest
+# gain_run NAME SECONDS [CC]: a CC (default bbr_a) transfer snd -> rcv, sampling ss -tin as fast as the guest
 # allows (writes $ART/NAME.json, .ss, and .gains: "count gain" lines).
 gain_run() {
-	_n=$1 _t=$2
+	_n=$1 _t=$2 _cc=${3:-$CA}
 	ip netns exec rcv iperf3 -s -1 -p 5204 >/dev/null 2>&1 &
 	_s=$!
 	sleep 0.5
-	ip netns exec snd timeout 40 iperf3 -c 10.9.2.2 -p 5204 -t "$_t" -C $CA -J >"$ART/$_n.json" 2>&1 &
+	ip netns exec snd timeout 40 iperf3 -c 10.9.2.2 -p 5204 -t "$_t" -C "$_cc" -J >"$ART/$_n.json" 2>&1 &
 	_c=$!
 	# no sleep: under TCG one ss exec already takes 0.1 .. 0.5 s
 	ip netns exec snd sh -c "while kill -0 $_c 2>/dev/null; do ss -tin dst 10.9.2.2; done" \
@@ -248,11 +252,42 @@ t_fixed_gains() {
 	_x=$(non_bbr1_gains "$ART/fixed.gains")
 	[ -z "$_x" ] || fail "adaptive=0 sampled non-BBRv1 gains: $(cat "$ART/fixed.gains")"
 }
+t_setsockopt_fair() {
+	gain_run fair 4 $FAIR || fail "iperf3 -C $FAIR failed: $(tail -n 3 "$ART/fair.json")"
+	[ "$(json_cc "$ART/fair.json")" = $FAIR ] || fail "sender used '$(json_cc "$ART/fair.json")'"
+	grep -qw $FAIR "$ART/fair.ss" || fail "ss does not show $FAIR"
+}
+# trace_run NAME CC: a 6 s transfer with the bbr_a:bbr_a_gain event on; $ART/NAME.trace
+trace_run() {
+	echo >$TRACE/trace && echo 1 >$TRACE/events/bbr_a/bbr_a_gain/enable || return 1
+	gain_run "$1" 6 "$2"
+	_rc=$?
+	echo 0 >$TRACE/events/bbr_a/bbr_a_gain/enable
+	grep 'bbr_a_gain:' $TRACE/trace >"$ART/$1.trace"
+	return $_rc
+}
+# trace_count FILE AWK-CONDITION: events of a PROBE_BW data flow (mode=2) meeting it
+trace_count() { awk "/ mode=2 / && / dport=5204 / && ($2) { n++ } END { print n + 0 }" "$1"; }
+t_trace() {
+	[ -d $TRACE/events ] || mount -t tracefs nodev $TRACE || fail "cannot mount tracefs"
+	[ -d $TRACE/events/bbr_a/bbr_a_gain ] || fail "no event bbr_a/bbr_a_gain: $(ls $TRACE/events | head)"
+	trace_run trace_a $CA || fail "transfer failed"
+	trace_run trace_fair $FAIR || fail "$FAIR transfer failed"
+	_a=$(trace_count "$ART/trace_a.trace" '/ algo=0 / && / why=1 / && / rtt_max_us=[1-9]/')
+	_f=$(trace_count "$ART/trace_fair.trace" '/ algo=1 / && / rtt_max_us=[1-9]/')
+	_x=$(trace_count "$ART/trace_a.trace" '!/ algo=0 /')
+	echo "$CA: $(wc -l <"$ART/trace_a.trace") events, $_a probe-up; $FAIR: $_f in PROBE_BW"
+	[ "$_a" -gt 0 ] || fail "no $CA PROBE_BW event with why=1 (Pup) and an rtt_max: $(head -n 3 "$ART/trace_a.trace")"
+	[ "$_f" -gt 0 ] || fail "no $FAIR PROBE_BW event with an rtt_max: $(head -n 3 "$ART/trace_fair.trace")"
+	[ "$_x" = 0 ] || fail "$_x $CA events report another algorithm"
+}
 if need_module "gains over a delayed path"; then
 	check "dumbbell with netem delay and htb bottleneck set up" dumbbell
 	check "ss -tin shows $CA with bbr:(bw,mrtt,pacing_gain,cwnd_gain) during a transfer" t_ss_info
 	check "adaptive=1: sampled pacing_gain takes values outside BBRv1's set" t_adaptive_gains
 	check "adaptive=0: sampled pacing_gain stays within BBRv1's set" t_fixed_gains
+	check "setsockopt(TCP_CONGESTION, $FAIR): transfer completes, ss shows $FAIR" t_setsockopt_fair
+	check "tracepoint bbr_a:bbr_a_gain reports each socket's algorithm, phase, reason and rtt_max" t_trace
 	for ns in snd rtr rcv; do ip netns del $ns 2>/dev/null; done
 fi
 

@@ -62,3 +62,47 @@ def test_header_is_self_contained_in_userspace(tmp_path):
                         f"-I{INCLUDE}", str(src), "-o", str(exe)],
                        check=True)
         assert subprocess.run([str(exe)]).returncode == 0
+
+
+LOSS_CHECK = r'''
+#include <stdio.h>
+#include "bbr_a_gain.h"
+
+static int failed;
+#define CHECK(cond) do { if (!(cond)) { printf("FAIL %s\n", #cond); failed++; } } while (0)
+
+int main(void)
+{
+	bool v;
+
+	/* the threshold is strict, in per mille of lost + delivered */
+	CHECK(!bbr_a_loss_rate_high(2, 98, 20));	/* exactly 2 %: not above */
+	CHECK(bbr_a_loss_rate_high(3, 97, 20));
+	CHECK(!bbr_a_loss_rate_high(0, 1000, 0) && bbr_a_loss_rate_high(1, 0, 0));
+	CHECK(!bbr_a_loss_rate_high(0xFFFFFFFFu / 100, 0xFFFFFFFFu, 20));
+	CHECK(bbr_a_loss_rate_high(0xFFFFFFFFu, 0xFFFFFFFFu, 1000) == 0);
+	/* a round that ended: its own rate decides, whatever came before */
+	CHECK(bbr_a_round_lossy(false, 5, 95, 20));
+	CHECK(!bbr_a_round_lossy(true, 1, 99, 20));
+	/* regression: one ACK ends the round and enters recovery, so the round is
+	 * judged twice; the second, empty round must not erase the verdict */
+	v = bbr_a_round_lossy(false, 5, 95, 20);
+	v = bbr_a_round_lossy(v, 0, 0, 20);
+	CHECK(v);
+	CHECK(!bbr_a_round_lossy(false, 0, 0, 20));
+	printf("%d failed\n", failed);
+	return failed != 0;
+}
+'''
+
+
+def test_loss_round_verdict(tmp_path):
+    """The probe-down loss test; an empty round keeps the previous verdict."""
+    src = tmp_path / "loss_check.c"
+    src.write_text(LOSS_CHECK)
+    exe = tmp_path / "loss_check"
+    subprocess.run([CC, *WARN, *UBSAN, f"-I{INCLUDE}", str(src), "-o", str(exe)],
+                   check=True)
+    proc = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "runtime error" not in proc.stderr
