@@ -242,6 +242,10 @@ BBR_A_PARAM(probe_down_and, 0, 0, 1,
 /* bbr_a_fair: see the section "BBR-A fair". */
 BBR_A_PARAM(fair_queue_us, 2000, 100, 100000,
 	    "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us");
+BBR_A_PARAM(fair_probe_hold, 1, 0, 1,
+	    "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
+BBR_A_PARAM(fair_cwnd_probe, 1, 0, 1,
+	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_A_PARAM(fair_cwnd_queue_us, 0, 0, 1000000,
 	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us; 0: BBRv1's 2 x bw x min_rtt");
 
@@ -652,7 +656,8 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 
 	if (bbr->cycle_idx == 0) {
 		if (level < thresh ||
-		    (!fair && !bbr_a_param_val(probe_up_hold))) {
+		    !(fair ? bbr_a_param_val(fair_probe_hold) :
+			     bbr_a_param_val(probe_up_hold))) {
 			bbr->gain_why = BBR_A_WHY_PROBE;
 			return bbr_a_gain_up(rtt_us, bbr->rtt_max_us);
 		}
@@ -706,8 +711,10 @@ static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
 	    unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, bw, gain);
 
-	w = (u64)bbr->min_rtt_us * max_t(u32, bbr->pacing_gain, BBR_UNIT);
-	w = (w >> BBR_SCALE) + queue_us;
+	w = bbr->min_rtt_us;
+	if (bbr_a_param_val(fair_cwnd_probe))
+		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
+	w += queue_us;
 	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT);
 }
 
@@ -844,11 +851,14 @@ static void bbr_update_cycle_phase(struct sock *sk,
 		bbr_advance_cycle_phase(sk);
 }
 
+/* STARTUP's gains are set here too, so get_info reports them before an ACK. */
 static void bbr_reset_startup_mode(struct sock *sk)
 {
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
 	bbr->mode = BBR_STARTUP;
+	bbr->pacing_gain = bbr_high_gain;
+	bbr->cwnd_gain = bbr_high_gain;
 }
 
 /*
@@ -1189,7 +1199,7 @@ static void bbr_trace_gain(struct sock *sk, const struct rate_sample *rs,
 		      BW_SCALE;
 	snap.cwnd = tcp_snd_cwnd(tp);
 	snap.inflight = tcp_packets_in_flight(tp);
-	snap.cwnd_limited = tcp_is_cwnd_limited(sk);
+	snap.cwnd_limited = tp->is_cwnd_limited;
 	trace_bbr_a_gain(sk, &snap);
 }
 

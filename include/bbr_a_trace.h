@@ -35,7 +35,7 @@ struct bbr_a_snapshot {
 	u64	bw_bps;		/* the model's bottleneck bw, bit/s */
 	u32	cwnd;		/* packets */
 	u32	inflight;	/* packets */
-	bool	cwnd_limited;	/* tcp_is_cwnd_limited() */
+	bool	cwnd_limited;	/* tp->is_cwnd_limited: cwnd bound last window */
 };
 #endif
 

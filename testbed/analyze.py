@@ -11,6 +11,11 @@ group g of flows.txt, one TCP connection each), ss_s<k>.txt, tc.txt, ...
         summary.json (all runs) in DIR or FILE; prints a table.
     analyze.py --sweep-csv OUT.csv --sweep NAME DIR [DIR...]
         One CSV row per run found under the DIRs (for sweeps and plots/plot.py).
+    analyze.py --screen DIR [--screen-csv OUT.csv]
+        A testbed/screen.sh tree (DIR/<config>/<scenario>/seed<N>/summary.json): per
+        configuration and scenario the mean and 95 % confidence interval (Student t) of
+        Jain's index, utilisation, retransmission rate and queueing delay; OUT.csv gets
+        them, OUT_runs.csv one row per run.
 
 Definitions (also written into summary.json):
   measured interval  [warmup, duration - cooldown] seconds after the first flow was
@@ -774,6 +779,81 @@ def print_table(summary, out=sys.stdout):
               f"util {fmt(a['utilization_mean'], '.3f')}\n")
 
 
+# two-sided 95 % Student t quantiles by degrees of freedom (1..30); beyond: 1.96
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+       2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+       2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def mean_ci95(xs):
+    """(mean, half-width of the 95 % confidence interval); half-width None below 2 values."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None, None
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, None
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    t = T95[len(xs) - 2] if len(xs) - 1 <= len(T95) else 1.96
+    return m, t * sd / math.sqrt(len(xs))
+
+
+SCREEN_RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
+                   "buffer_bdp", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
+                   "throughputs_mbps", "kernel", "module_version", "module_srcversion"]
+SCREEN_METRICS = ("jain", "utilization", "retrans_rate", "qdelay_mean_ms")
+
+
+def screen_runs(root):
+    """One row (SCREEN_RUN_COLS) per finished job of a screen.sh tree."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(root, "*", "*", "seed*", "summary.json"))):
+        seed_dir = os.path.dirname(path)
+        scen_dir = os.path.dirname(seed_dir)
+        with open(path) as f:
+            summ = json.load(f)
+        for r in summ["results"]:
+            p = r["params"]
+            rows.append([os.path.basename(os.path.dirname(scen_dir)),
+                         os.path.basename(scen_dir), p.get("seed"), r["cc"],
+                         p.get("module_params", ""), "/".join(p.get("rtts_ms", "").split()),
+                         p.get("buffer_bdp", ""), r["jain"], r["utilization"],
+                         r["retrans_rate"], r["queue_delay_ms"]["mean"],
+                         "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
+                         r.get("kernel"), r.get("module_version"),
+                         p.get("module_srcversion", "")])
+    return rows
+
+
+def screen_table(rows):
+    """Per (config, scenario): runs, and mean / CI half-width of SCREEN_METRICS."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row[0], row[1]), []).append(dict(zip(SCREEN_RUN_COLS, row)))
+    out = []
+    for (config, scen), runs in sorted(groups.items()):
+        line = {"config": config, "scenario": scen, "cc": runs[0]["cc"],
+                "module_params": runs[0]["module_params"], "rtts_ms": runs[0]["rtts_ms"],
+                "buffer_bdp": runs[0]["buffer_bdp"], "runs": len(runs),
+                "seeds": " ".join(str(r["seed"]) for r in runs)}
+        for k in SCREEN_METRICS:
+            m, h = mean_ci95([r[k] for r in runs])
+            line[k] = None if m is None else round(m, 5)
+            line[k + "_ci95"] = None if h is None else round(h, 5)
+        out.append(line)
+    return out
+
+
+def print_screen(table, out=sys.stdout):
+    out.write(f"{'config':<22}{'scenario':<10}{'n':>3}  {'jain (95% CI)':<18}{'util':>7}"
+              f"{'retx%':>8}{'qdelay':>9}\n")
+    for t in table:
+        ci = "" if t["jain_ci95"] is None else f" +-{t['jain_ci95']:.3f}"
+        out.write(f"{t['config']:<22}{t['scenario']:<10}{t['runs']:>3}  "
+                  f"{fmt(t['jain'], '.3f') + ci:<18}{fmt(t['utilization'], '.3f'):>7}"
+                  f"{100 * (t['retrans_rate'] or 0):>8.3f}{fmt(t['qdelay_mean_ms'], '.1f'):>7}ms\n")
+
+
 SWEEP_COLS = ["sweep", "cc", "rtts_ms", "rtt_ratio", "buffer_bdp", "buffer_bytes", "loss_pct",
               "flows", "rate_mbit", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
               "throughputs_mbps", "seed", "dir"]
@@ -802,7 +882,7 @@ def sweep_rows(name, dirs, warmup=None, cooldown=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("dirs", nargs="+", metavar="DIR")
+    ap.add_argument("dirs", nargs="*", metavar="DIR")
     ap.add_argument("--warmup", type=float, help="seconds excluded at the start "
                     "(default: warmup_s of each run)")
     ap.add_argument("--cooldown", type=float, help="seconds excluded at the end "
@@ -811,8 +891,21 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no table")
     ap.add_argument("--sweep-csv", metavar="CSV", help="write one row per run to CSV")
     ap.add_argument("--sweep", default="", help="sweep name for --sweep-csv rows")
+    ap.add_argument("--screen", metavar="DIR", help="summarise a testbed/screen.sh tree")
+    ap.add_argument("--screen-csv", metavar="CSV", help="with --screen: write the table here")
     a = ap.parse_args(argv)
     try:
+        if a.screen:
+            rows = screen_runs(a.screen)
+            if not rows:
+                raise AnalysisError(f"{a.screen}: no finished screen jobs "
+                                    "(<config>/<scenario>/seed<N>/summary.json)")
+            table = screen_table(rows)
+            if a.screen_csv:
+                _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
+                _csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
+            print_screen(table)
+            return 0
         if a.sweep_csv:
             rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
             if not rows:

@@ -294,7 +294,7 @@ fi
 # One reader process for the whole run, started in every run where the module is loaded (a bbr
 # run of a comparison too, so that both runs create the same processes).
 TRACEFS=/sys/kernel/tracing
-if [ -d /sys/module/tcp_bbr_a ] && [ "$SAMPLE_MS" -gt 0 ]; then
+if [ -d /sys/module/tcp_bbr_a ]; then
 	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
 	if [ -d $TRACEFS/events/bbr_a ]; then
 		echo > $TRACEFS/trace

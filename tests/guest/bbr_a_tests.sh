@@ -8,7 +8,7 @@
 MOD=tcp_bbr_a
 CA=bbr_a
 PARAMS="adaptive rtt_max_scope rtt_max_win_sec gate_signal inflight_thresh queue_thresh_us probe_up_hold
-	loss_thresh probe_down_and fair_queue_us fair_cwnd_queue_us"
+	loss_thresh probe_down_and fair_queue_us fair_probe_hold fair_cwnd_probe fair_cwnd_queue_us"
 FAIR=bbr_a_fair # the second congestion control the module registers
 TRACE=/sys/kernel/tracing
 BBR1_GAINS="1.25 0.75 1 2.88672 0.34375" # ss's %g of BBRv1's gains x/256

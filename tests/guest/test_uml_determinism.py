@@ -167,3 +167,45 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         tb = tcp_trace((out / "bbr" / "run1" / f"flow{i}.json").read_bytes())
         assert len(ta) == len(tb) > 4 and len(ta[0]) == 2, i  # intervals x 2 connections
         assert ta[:-2] == tb[:-2], f"flow {i}: iperf3 intervals differ"
+
+
+IDLE_S = 2400  # 40 minutes: past the 35.8 minutes a signed 32-bit us difference spans
+
+
+def idle_gap_run(tmp_path, cc, ko=None):
+    out = tmp_path / cc
+    cmd = [str(UML_SH), "run", "--seed", "5", "--timeout", "900", "--out", str(out)]
+    cmd += ["--ko", str(ko)] if ko else []
+    p = subprocess.run(cmd + ["--", "sh", "tests/guest/idle_gap.sh", cc, str(IDLE_S),
+                              "adaptive=0"], capture_output=True, text=True)
+    assert p.returncode == 0, f"guest run failed ({p.returncode}):\n{p.stdout}\n{p.stderr}"
+    return json.loads((out / "flow.json").read_text())
+
+
+def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
+    """One connection sends 3 s, idles 40 minutes, sends 3 s more: with adaptive=0, bbr_a
+    must do exactly what built-in bbr does, after the gap too.
+
+    Regression test: the module keeps 32-bit microsecond stamps; a clamped signed
+    difference froze the PROBE_BW phase after 35.8 minutes of silence (no full_length)
+    and inflated extra_acked, so bbr_a's pacing after the gap differed from bbr's.
+    """
+    if not (REPO / "tcp_bbr_a.c").exists():
+        pytest.skip("no tcp_bbr_a.c in the repository")
+    a = idle_gap_run(tmp_path, "bbr_a")
+    b = idle_gap_run(tmp_path, "bbr")
+    assert (a["cc"], b["cc"]) == ("bbr_a", "bbr")
+    kinds = [s["kind"] for s in a["segments"]]
+    assert kinds == ["send", "idle", "send"], kinds
+    assert a["segments"][2]["end"] >= IDLE_S + 6 - 0.5, a["segments"]  # the gap really passed
+    assert all(s["bytes"] > 1_000_000 for s in a["segments"][0::2]), a["segments"]
+    after = [s for s in a["samples"] if s["t"] > IDLE_S + 3]
+    assert len(after) > 20 and any(s["pacing_gain"] != 256 for s in after), \
+        "no samples after the gap, or no gain cycling in them"
+    assert a["segments"] == b["segments"], "bytes sent per segment differ"
+    diff = [i for i, (x, y) in enumerate(zip(a["samples"], b["samples"])) if x != y]
+    assert not diff and len(a["samples"]) == len(b["samples"]), (
+        f"bbr_a adaptive=0 and bbr differ first at sample {diff[:1]} (t = "
+        f"{a['samples'][diff[0]]['t'] if diff else '?'} s): "
+        f"{a['samples'][diff[0]] if diff else ''} vs {b['samples'][diff[0]] if diff else ''}")
+    assert a["final"] == b["final"]

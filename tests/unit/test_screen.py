@@ -1,0 +1,78 @@
+"""testbed/screen.sh (job list, resume) and analyze.py --screen (mean and 95 % CI)."""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "testbed"))
+import analyze  # noqa: E402
+
+SCREEN = REPO / "testbed" / "screen.sh"
+
+
+def test_mean_ci95():
+    m, h = analyze.mean_ci95([0.9, 1.0])
+    assert m == pytest.approx(0.95)
+    assert h == pytest.approx(12.706 * math.sqrt(0.005) / math.sqrt(2))
+    m, h = analyze.mean_ci95([0.5, 0.6, 0.7, None])  # None: a run without the metric
+    assert m == pytest.approx(0.6) and h == pytest.approx(4.303 * 0.1 / math.sqrt(3))
+    assert analyze.mean_ci95([0.7]) == (0.7, None)
+    assert analyze.mean_ci95([]) == (None, None)
+
+
+def fake_job(root, config, scen, seed, jain, cc="bbr_a"):
+    d = root / config / scen / f"seed{seed}"
+    d.mkdir(parents=True)
+    res = {"cc": cc, "jain": jain, "utilization": 0.94, "retrans_rate": 0.001,
+           "queue_delay_ms": {"mean": 12.0}, "kernel": "6.1.192", "module_version": "0.2.0",
+           "flows": [{"throughput_mbps": 40.0}, {"throughput_mbps": 50.0}],
+           "params": {"seed": str(seed), "module_params": "", "rtts_ms": "10 50",
+                      "buffer_bdp": "5"}}
+    (d / "summary.json").write_text(json.dumps({"results": [res]}))
+
+
+def test_screen_table(tmp_path):
+    for seed, j in ((1, 0.8), (2, 0.9), (3, 1.0)):
+        fake_job(tmp_path, "a", "b5", seed, j)
+    fake_job(tmp_path, "b", "b5", 1, 0.6, cc="bbr")
+    rows = analyze.screen_runs(str(tmp_path))
+    assert [r[:3] for r in rows] == [["a", "b5", "1"], ["a", "b5", "2"], ["a", "b5", "3"],
+                                     ["b", "b5", "1"]]
+    table = {t["config"]: t for t in analyze.screen_table(rows)}
+    assert table["a"]["runs"] == 3 and table["a"]["jain"] == pytest.approx(0.9)
+    assert table["a"]["jain_ci95"] == pytest.approx(4.303 * 0.1 / math.sqrt(3), abs=1e-5)
+    assert table["b"]["jain_ci95"] is None and table["b"]["cc"] == "bbr"
+    assert analyze.main(["--screen", str(tmp_path), "--screen-csv",
+                         str(tmp_path / "s.csv")]) == 0
+    assert (tmp_path / "s_runs.csv").read_text().count("\n") == 5
+
+
+def test_screen_resume_lists_only_missing_jobs(tmp_path):
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text("# name cc params\nbase bbr\n\nfair bbr_a_fair fair_cwnd_queue_us=10000\n")
+    out = tmp_path / "out"
+    fake_job(out, "fair", "b5", 2, 0.9)  # this job finished in an earlier, interrupted run
+    (out / "base" / "b5" / "seed1.partial").mkdir(parents=True)  # this one did not
+    p = subprocess.run([str(SCREEN), "--configs", str(cfg), "--out", str(out), "--scenarios",
+                        "b5:10+50:5", "--seeds", "1,2", "--dry-run"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    state = {line.split()[1]: line.split()[0] for line in p.stdout.splitlines()}
+    assert state == {"base/b5/seed1": "todo", "base/b5/seed2": "todo",
+                     "fair/b5/seed1": "todo", "fair/b5/seed2": "done"}
+    assert "--module-param fair_cwnd_queue_us=10000" in p.stdout
+
+
+@pytest.mark.parametrize("args, msg", [
+    ([], "--configs and --out are required"),
+    (["--configs", "/nonexistent", "--out", "x"], "cannot read"),
+    (["--configs", "/dev/null", "--out", "x", "--seeds", "1,a"], "--seeds"),
+    (["--bogus"], "unknown option"),
+])
+def test_screen_bad_usage(args, msg):
+    p = subprocess.run([str(SCREEN), *args], capture_output=True, text=True)
+    assert p.returncode == 2 and msg in p.stderr
