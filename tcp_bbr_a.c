@@ -242,12 +242,12 @@ BBR_A_PARAM(probe_down_and, 0, 0, 1,
 /* bbr_a_fair: see the section "BBR-A fair". */
 BBR_A_PARAM(fair_queue_us, 2000, 100, 100000,
 	    "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us");
-BBR_A_PARAM(fair_probe_hold, 1, 0, 1,
+BBR_A_PARAM(fair_probe_hold, 0, 0, 1,
 	    "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_A_PARAM(fair_cwnd_probe, 1, 0, 1,
+BBR_A_PARAM(fair_cwnd_probe, 0, 0, 1,
 	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
-BBR_A_PARAM(fair_cwnd_queue_us, 0, 0, 1000000,
-	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us; 0: BBRv1's 2 x bw x min_rtt");
+BBR_A_PARAM(fair_cwnd_queue_us, 20000, 0, 1000000,
+	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
 
 #define bbr_a_param_val(name)	READ_ONCE(bbr_a_##name.val)
 
@@ -680,26 +680,30 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 
 /* ========================================================================
  * BBR-A fair (algorithm bbr_a_fair): the project's extension of BBR-A; not
- * in the paper. Pup/Pdown as in BBR-A, with the reading that the traces of
- * README "Why bbr_a is not RTT-fair on Linux" point to:
+ * in the paper. The traces (docs/fairness.md) show why bbr_a is not RTT-fair
+ * on Linux: in a deep buffer the short-RTT flow is cwnd-limited nearly all
+ * the time and the long-RTT flow almost never. BBRv1's cwnd target,
+ * 2 x bw x min_rtt, lets each flow keep one more min_rtt of data in flight,
+ * i.e. queue for as long as its own RTT: a 50 ms flow may hold five times the
+ * queueing time a 10 ms flow may, and a shared queue then starves the short
+ * flow whatever the pacing gains do. bbr_a_fair keeps Pup/Pdown and changes:
+ *  - the cwnd target in PROBE_BW: bw x (min_rtt + fair_cwnd_queue_us), the
+ *    same queueing time for every flow (20 ms by default); probing only
+ *    fills that allowance (fair_cwnd_probe=1 scales min_rtt by the gain);
+ *  - phase 0 always probes with Pup (fair_probe_hold=1: hold while queued);
+ *  - phase 1 drains with Pdown while the queueing delay this ACK saw,
+ *    rtt - min_rtt, exceeds fair_queue_us (one signal every flow on the
+ *    bottleneck sees alike), or the flow is lossy;
  *  - rtt_max is taken in PROBE_BW only and refreshed every 10 s (the min_rtt
- *    window), so the STARTUP queue does not fix phi for a lifetime;
- *  - the queue test of both phases is the shared queueing delay,
- *    rtt - min_rtt > fair_queue_us, which every flow on the bottleneck sees
- *    alike, instead of inflight against the flow's own BDP, which the
- *    shortest-RTT flow crosses first;
- *  - optionally (fair_cwnd_queue_us), the PROBE_BW cwnd target allows every
- *    flow the same queueing time, bw * (min_rtt + fair_cwnd_queue_us),
- *    instead of one more min_rtt of data, which gives a long-RTT flow the
- *    larger share of a standing queue.
+ *    window), so the STARTUP queue does not fix phi for a lifetime.
  * ========================================================================
  */
 
 /*
- * The PROBE_BW cwnd target before budgets, in packets: the data the current
- * pacing gain keeps in flight, pacing_gain * bw * min_rtt (at least one
- * BDP), plus fair_cwnd_queue_us of queueing time at bw, the same for every
- * flow. Other states, and fair_cwnd_queue_us = 0, keep BBRv1's gain * BDP.
+ * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
+ * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
+ * fair_cwnd_queue_us of queueing time at bw, the same for every flow. Other
+ * states, and fair_cwnd_queue_us = 0, keep BBRv1's gain x BDP.
  */
 static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
 {
