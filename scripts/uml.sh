@@ -22,7 +22,7 @@ run boots UML (root = the host's / over hostfs, read-only; /run /tmp /var/tmp /r
 are tmpfs) and runs COMMAND with
 /bin/sh -c semantics. In the guest: BBR_A_SRC (copy of the project tree), BBR_A_KO
 (tcp_bbr_a.ko, not loaded), BBR_A_OUT (copied back to HOSTDIR), BBR_A_KERNEL=uml,
-BBR_A_SEED. Time travel is always on (--virtual-time is implied). Default seed 1.
+BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is always on (--virtual-time is implied). Default seed 1.
 --ko FILE: use this tcp_bbr_a.ko (built for UML) instead of building the repository's.
 HOSTDIR receives BBR_A_OUT's contents when the command ends (not on timeout or crash) and
 console.log (the guest kernel's console, warnings and errors only).
@@ -125,17 +125,19 @@ build_kernel() {
 	echo "$kdir"
 }
 
-build_poweroff() {
+# build_helper SOURCE NAME: a static binary of one C file, cached by the file's hash; prints
+# its path. The guest gets it from the run dir (it needs no libraries of the host's).
+build_helper() {
 	local dir
-	dir=$CACHE/uml/tools-$(hash_of "$UML_FILES/poweroff.c")
-	if [[ ! -x $dir/uml-poweroff ]]; then
+	dir=$CACHE/uml/tools-$(hash_of "$1")
+	if [[ ! -x $dir/$2 ]]; then
 		need gcc
 		mkdir -p "$dir"
-		gcc -static -O2 -Wall -o "$dir/uml-poweroff.tmp.$$" "$UML_FILES/poweroff.c" ||
-			die "cannot build the static poweroff helper (libc6-dev with libc.a needed)"
-		mv "$dir/uml-poweroff.tmp.$$" "$dir/uml-poweroff"
+		gcc -static -O2 -Wall -o "$dir/$2.tmp.$$" "$1" ||
+			die "cannot build the static helper $2 from $1 (libc6-dev with libc.a needed)"
+		mv "$dir/$2.tmp.$$" "$dir/$2"
 	fi
-	echo "$dir/uml-poweroff"
+	echo "$dir/$2"
 }
 
 # Copies the module sources to $CACHE/uml-build/<kernel>-<sources hash>/ and builds there.
@@ -208,7 +210,7 @@ console_tail() {
 }
 
 cmd_run() {
-	local timeout=900 out='' seed=1 mem=1024 kdir poweroff ko='' ko_arg='' cmdline rc finished f
+	local timeout=900 out='' seed=1 mem=1024 kdir poweroff sampler ko='' ko_arg='' cmdline rc finished f
 	while (($#)); do
 		case $1 in
 		--kernel) [[ ${2-} == uml ]] || DIE_CODE=2 die "uml.sh runs only --kernel uml"; shift 2 ;;
@@ -229,7 +231,8 @@ cmd_run() {
 	need setsid pkill tail sha256sum
 
 	kdir=$(DIE_CODE=123 build_kernel) || exit 123
-	poweroff=$(DIE_CODE=123 build_poweroff) || exit 123
+	poweroff=$(DIE_CODE=123 build_helper "$UML_FILES/poweroff.c" uml-poweroff) || exit 123
+	sampler=$(DIE_CODE=123 build_helper "$REPO/testbed/sampler.c" sampler) || exit 123
 	if [[ -n $ko_arg ]]; then
 		ko=$(realpath "$ko_arg")
 	else
@@ -248,6 +251,7 @@ cmd_run() {
 	done
 	[[ -n $ko ]] && cp "$ko" "$RUN_DIR/tcp_bbr_a.ko"
 	cp "$poweroff" "$RUN_DIR/poweroff"
+	cp "$sampler" "$RUN_DIR/sampler"
 	cp "$UML_FILES/init.sh" "$RUN_DIR/init"
 	cp "$kdir/tree/modules.builtin" "$kdir/tree/modules.builtin.modinfo" "$kdir/tree/modules.order" "$RUN_DIR/"
 	{
@@ -318,7 +322,8 @@ cmd_run() {
 }
 
 case ${1-} in
-build) shift; kdir=$(build_kernel); build_poweroff >/dev/null; echo "$kdir/tree" ;;
+build) shift; kdir=$(build_kernel); build_helper "$UML_FILES/poweroff.c" uml-poweroff >/dev/null
+	echo "$kdir/tree" ;;
 module) shift; kdir=$(build_kernel); build_module "$kdir" ;;
 run) shift; cmd_run "$@" ;;
 -h | --help | help) usage ;;

@@ -277,7 +277,21 @@ while :; do
 done
 
 # ---- samplers (raw snapshots; each starts with a line "@ <uptime seconds>") -----------------
-if [ "$SAMPLE_MS" -gt 0 ]; then
+# With BBR_A_SAMPLER (testbed/sampler.c; the UML runner provides it) one process samples
+# every namespace over netlink and writes the same files; otherwise a shell loop per
+# namespace starts ss or tc for every sample.
+nsdir=/run/netns
+[ -d $nsdir ] || nsdir=/var/run/netns
+if [ "$SAMPLE_MS" -gt 0 ] && [ -x "${BBR_A_SAMPLER:-}" ]; then
+	set --
+	k=1
+	while [ $k -le "$NCLASS" ]; do set -- "$@" tcp "$nsdir/$(tb_ns "s$k")" "$W/ss_s$k.txt"; k=$((k + 1)); done
+	"$BBR_A_SAMPLER" "$SAMPLE_MS" $((DUR + 600)) "$TB_RCV_ADDR" "$@" \
+		qdisc "$nsdir/$(tb_ns r)" to_rcv "$W/tc.txt" 2> "$W/sampler.err" &
+	SAMPLER_PIDS="$SAMPLER_PIDS $!"
+	param sampler netlink
+elif [ "$SAMPLE_MS" -gt 0 ]; then
+	param sampler ss-tc
 	si=$(awk -v m="$SAMPLE_MS" 'BEGIN { print m / 1000 }')
 	loop='while :; do read -r up _ < /proc/uptime; echo "@ $up"; "$@"; sleep '$si'; done'
 	k=1
