@@ -36,6 +36,10 @@
  *               adaptive=0 it is plain BBRv1.
  *   bbr_a_fair  the project's own extension of BBR-A, not in the paper.
  *               Section "BBR-A fair".
+ *   bbq         the paper's baseline BBQ (Ma et al., arXiv 1706.09115):
+ *               shorter probes while a queue persists. Section "BBQ".
+ *   da_bbr      the paper's baseline DA-BBR (Kim and Cho, IEEE Access
+ *               2020): a delay-adaptive cwnd in PROBE_BW. Section "DA-BBR".
  *
  * A new algorithm is one enum bbr_algo value, one marked section, the hooks it
  * needs in the core (each a switch on bbr->algo), and one line in bbr_ops[].
@@ -69,6 +73,8 @@
 enum bbr_algo {
 	BBR_ALGO_A,		/* "bbr_a": BBR-A as the paper specifies it */
 	BBR_ALGO_A_FAIR,	/* "bbr_a_fair": the project's extension */
+	BBR_ALGO_BBQ,		/* "bbq": Ma et al.'s baseline */
+	BBR_ALGO_DA_BBR,	/* "da_bbr": Kim and Cho's baseline */
 	BBR_ALGO_NUM
 };
 
@@ -129,10 +135,19 @@ struct bbr_a {
 		extra_acked_win_rtts:5,	/* age of current window, rounds */
 		extra_acked_win_idx:1,	/* current extra_acked[] window */
 		unused_c:6;
-	/* BBR-A */
-	u32	rtt_max_us;		/* largest RTT sample; 0: none yet */
-	u32	rtt_max_stamp;		/* jiffies when rtt_max_us was taken */
-	u32	round_lost;		/* tp->lost when the round began */
+	/* Per-algorithm words: a socket runs one algorithm, so they share. */
+	union {
+		struct {			/* bbr_a, bbr_a_fair */
+			u32 rtt_max_us;		/* largest RTT sample; 0: none */
+			u32 rtt_max_stamp;	/* jiffies of rtt_max_us */
+			u32 round_lost;		/* tp->lost at round start */
+		} a;
+		struct {			/* da_bbr */
+			u32 prev_min_rtt_us;	/* previous epoch's min_rtt */
+			s32 rtt_us;		/* this ACK's RTT; -1: none */
+			u32 probe_rtt_cwnd;	/* cwnd held in PROBE_RTT */
+		} da;
+	};
 };
 
 /* An idle period this long may outlast the 32-bit microsecond stamps. */
@@ -248,6 +263,16 @@ BBR_A_PARAM(fair_cwnd_probe, 0, 0, 1,
 	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_A_PARAM(fair_cwnd_queue_us, 20000, 0, 1000000,
 	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
+
+/* bbq and da_bbr: see their sections. */
+BBR_A_PARAM(bbq_alpha_us, 3000, 0, 1000000,
+	    "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
+BBR_A_PARAM(bbq_beta_pm, 10, 0, 1000,
+	    "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
+BBR_A_PARAM(da_enable, 1, 0, 1,
+	    "da_bbr: 1 DA-BBR's changes; 0 plain BBRv1");
+BBR_A_PARAM(da_guard_pct, 20, 0, 1000,
+	    "da_bbr: no BDP scaling while min_rtt exceeds the previous epoch's by more than this percent");
 
 #define bbr_a_param_val(name)	READ_ONCE(bbr_a_##name.val)
 
@@ -406,6 +431,80 @@ static void bbr_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		bbr_check_probe_rtt_done(sk);
 }
 
+/* ========================================================================
+ * BBQ (algorithm bbq; Ma, Jiang, Wang, Li, arXiv 1706.09115): a flow's 5/4
+ * probe lasts one of its own min_rtts, so a long-RTT flow pushes more excess
+ * data into a queue per probe. While a queue persists, RTT > (1 + beta) x
+ * min_rtt, BBQ ends the probe-up phase after min(alpha, min_rtt), alpha =
+ * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1.
+ * bbq_alpha_us=0 switches it off.
+ * ========================================================================
+ */
+
+/* Does a persistent queue end this probe-up phase after elapsed_us? */
+static bool bbq_probe_done(struct sock *sk, const struct rate_sample *rs,
+			   u32 elapsed_us)
+{
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u32 alpha = bbr_a_param_val(bbq_alpha_us);
+	u64 beta = bbr_a_param_val(bbq_beta_pm);
+
+	if (!alpha || rs->rtt_us < 0 ||
+	    (u64)rs->rtt_us * 1000 <= (u64)bbr->min_rtt_us * (1000 + beta))
+		return false;
+	return elapsed_us > min(alpha, bbr->min_rtt_us);
+}
+
+/* ========================== end of BBQ (bbq) =========================== */
+
+/* ========================================================================
+ * DA-BBR (algorithm da_bbr; Kim and Cho, IEEE Access 8:4099, 2020):
+ *  - in PROBE_BW the BDP behind the cwnd target and the phase checks is
+ *    scaled by rtt / (rtt + min_rtt), rtt this ACK's sample (0.5 .. 1);
+ *  - not while min_rtt exceeds the previous epoch's by more than 20 % (a
+ *    path change); the epoch's min_rtt is noted when the filter expires;
+ *  - PROBE_RTT holds cwnd / 3 (at least 4 packets) instead of 4 packets;
+ *  - recovery starts from the packets in flight, conserves packets without
+ *    the extra ACKed, paces at 3/4 in that round, and does not restore the
+ *    cwnd from before recovery when it ends.
+ * da_enable=0 switches it off.
+ * ========================================================================
+ */
+
+static bool bbr_da_on(const struct bbr_a *bbr)
+{
+	return bbr->algo == BBR_ALGO_DA_BBR && bbr_a_param_val(da_enable);
+}
+
+/* w = bw x min_rtt, scaled in PROBE_BW unless the path changed. */
+static u64 bbr_da_scale_bdp(const struct bbr_a *bbr, u64 w)
+{
+	u64 guard = 100 + bbr_a_param_val(da_guard_pct);
+	u32 rtt = bbr->da.rtt_us;
+
+	if (bbr->mode != BBR_PROBE_BW || bbr->da.rtt_us <= 0 ||
+	    (u64)bbr->min_rtt_us * 100 > (u64)bbr->da.prev_min_rtt_us * guard)
+		return w;
+	return div64_u64(w * rtt, (u64)rtt + bbr->min_rtt_us);
+}
+
+/* The min_rtt filter is about to take a new epoch's value. */
+static void bbr_da_min_rtt_expired(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode == BBR_PROBE_BW && rs->rtt_us >= 0)
+		bbr->da.prev_min_rtt_us = bbr->min_rtt_us;
+}
+
+/* ======================= end of DA-BBR (da_bbr) ======================== */
+
+/* The cwnd PROBE_RTT holds: 4 packets, or da_bbr's third of the cwnd. */
+static u32 bbr_probe_rtt_cwnd(const struct bbr_a *bbr)
+{
+	return bbr_da_on(bbr) ? bbr->da.probe_rtt_cwnd : bbr_cwnd_min_target;
+}
+
 /*
  * ceil(gain * bw * min_rtt) in packets; rounding up keeps an estimate from
  * shrinking itself. Without an RTT sample, the initial window is the safe cap.
@@ -419,6 +518,8 @@ static u32 bbr_bdp(struct sock *sk, u32 bw, u32 gain)
 		return TCP_INIT_CWND;
 
 	w = (u64)bw * bbr->min_rtt_us;
+	if (bbr_da_on(bbr))
+		w = bbr_da_scale_bdp(bbr, w);
 	return (((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT;
 }
 
@@ -569,10 +670,10 @@ static void bbr_a_update_rtt_max(struct sock *sk, const struct rate_sample *rs)
 
 	win_sec = fair ? bbr_min_rtt_win_sec : bbr_a_param_val(rtt_max_win_sec);
 	expired = win_sec &&
-		  after(tcp_jiffies32, bbr->rtt_max_stamp + win_sec * HZ);
-	if ((u32)rs->rtt_us > bbr->rtt_max_us || expired) {
-		bbr->rtt_max_us = (u32)rs->rtt_us;
-		bbr->rtt_max_stamp = tcp_jiffies32;
+		  after(tcp_jiffies32, bbr->a.rtt_max_stamp + win_sec * HZ);
+	if ((u32)rs->rtt_us > bbr->a.rtt_max_us || expired) {
+		bbr->a.rtt_max_us = (u32)rs->rtt_us;
+		bbr->a.rtt_max_stamp = tcp_jiffies32;
 	}
 }
 
@@ -587,12 +688,15 @@ static void bbr_a_end_loss_round(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
+	if (bbr->algo != BBR_ALGO_A && bbr->algo != BBR_ALGO_A_FAIR)
+		return;
+
 	bbr->last_round_lossy =
 		bbr_a_round_lossy(bbr->last_round_lossy,
-				  tp->lost - bbr->round_lost,
+				  tp->lost - bbr->a.round_lost,
 				  tp->delivered - bbr->next_rtt_delivered,
 				  bbr_a_param_val(loss_thresh));
-	bbr->round_lost = tp->lost;
+	bbr->a.round_lost = tp->lost;
 }
 
 /* The paper's has_loss: the last round, or this one so far, lost too much. */
@@ -602,7 +706,7 @@ static bool bbr_a_lossy(struct sock *sk)
 	const struct bbr_a *bbr = inet_csk_ca(sk);
 
 	return bbr->last_round_lossy ||
-	       bbr_a_loss_rate_high(tp->lost - bbr->round_lost,
+	       bbr_a_loss_rate_high(tp->lost - bbr->a.round_lost,
 				    tp->delivered - bbr->next_rtt_delivered,
 				    bbr_a_param_val(loss_thresh));
 }
@@ -644,7 +748,7 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	u32 rtt_us, level, thresh;
 	bool queued, lossy;
 
-	if (bbr->cycle_idx > 1 || !bbr->rtt_max_us ||
+	if (bbr->cycle_idx > 1 || !bbr->a.rtt_max_us ||
 	    (!fair && !bbr_a_param_val(adaptive))) {
 		bbr->gain_why = BBR_A_WHY_FIXED;
 		return bbr_cycle_gain[bbr->cycle_idx];
@@ -659,7 +763,7 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 		    !(fair ? bbr_a_param_val(fair_probe_hold) :
 			     bbr_a_param_val(probe_up_hold))) {
 			bbr->gain_why = BBR_A_WHY_PROBE;
-			return bbr_a_gain_up(rtt_us, bbr->rtt_max_us);
+			return bbr_a_gain_up(rtt_us, bbr->a.rtt_max_us);
 		}
 		bbr->gain_why = BBR_A_WHY_HOLD;
 		return BBR_UNIT;
@@ -670,7 +774,7 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	if (!fair && bbr_a_param_val(probe_down_and) ? queued && lossy :
 						      queued || lossy) {
 		bbr->gain_why = queued ? BBR_A_WHY_DRAIN : BBR_A_WHY_LOSSY;
-		return bbr_a_gain_down(rtt_us, bbr->rtt_max_us);
+		return bbr_a_gain_down(rtt_us, bbr->a.rtt_max_us);
 	}
 	bbr->gain_why = BBR_A_WHY_CRUISE;
 	return BBR_UNIT;
@@ -751,6 +855,7 @@ static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
 	u8 prev_state = bbr->prev_ca_state;
 	u8 state = inet_csk(sk)->icsk_ca_state;
 	u32 cwnd = tcp_snd_cwnd(tp);
+	bool da = bbr_da_on(bbr);
 
 	/* Lost packets left the network: take them out of cwnd first. */
 	if (rs->losses > 0)
@@ -762,16 +867,18 @@ static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
 		bbr_a_end_loss_round(sk);
 		bbr->next_rtt_delivered = tp->delivered;
 		/* Drop cwnd that TSQ, TSO deferral or the app left unused. */
-		cwnd = tcp_packets_in_flight(tp) + acked;
+		cwnd = tcp_packets_in_flight(tp) + (da ? 0 : acked);
 	} else if (prev_state >= TCP_CA_Recovery && state < TCP_CA_Recovery) {
 		/* Recovery is over: go back to the cwnd we had before. */
-		cwnd = max(cwnd, bbr->prior_cwnd);
+		if (!da)
+			cwnd = max(cwnd, bbr->prior_cwnd);
 		bbr->packet_conservation = 0;
 	}
 	bbr->prev_ca_state = state;
 
 	if (bbr->packet_conservation) {
-		*new_cwnd = max(cwnd, tcp_packets_in_flight(tp) + acked);
+		*new_cwnd = da ? cwnd :
+			    max(cwnd, tcp_packets_in_flight(tp) + acked);
 		return true;
 	}
 	*new_cwnd = cwnd;
@@ -805,7 +912,7 @@ static void bbr_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 	if (bbr->mode == BBR_PROBE_RTT)
 		tcp_snd_cwnd_set(tp, min(tcp_snd_cwnd(tp),
-					 bbr_cwnd_min_target));
+					 bbr_probe_rtt_cwnd(bbr)));
 }
 
 /*
@@ -819,12 +926,15 @@ static bool bbr_is_next_cycle_phase(struct sock *sk,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr_a *bbr = inet_csk_ca(sk);
-	bool full_length = bbr_a_us_since(tp->delivered_mstamp,
-					  bbr->cycle_stamp) > bbr->min_rtt_us;
+	u32 elapsed = bbr_a_us_since(tp->delivered_mstamp, bbr->cycle_stamp);
+	bool full_length = elapsed > bbr->min_rtt_us;
 	u32 inflight, bw;
 
 	if (bbr->pacing_gain == BBR_UNIT)
 		return full_length;
+	if (bbr->algo == BBR_ALGO_BBQ && bbr->pacing_gain > BBR_UNIT &&
+	    bbq_probe_done(sk, rs, elapsed))
+		return true;
 
 	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
 	bw = bbr_max_bw(sk);
@@ -1094,6 +1204,8 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 
 	expired = after(tcp_jiffies32,
 			bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ);
+	if (expired && bbr_da_on(bbr))
+		bbr_da_min_rtt_expired(sk, rs);
 	if (rs->rtt_us >= 0 &&
 	    (rs->rtt_us < bbr->min_rtt_us ||
 	     (expired && !rs->is_ack_delayed))) {
@@ -1104,6 +1216,9 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 	if (bbr_probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
 	    bbr->mode != BBR_PROBE_RTT) {
 		bbr->mode = BBR_PROBE_RTT;
+		if (bbr_da_on(bbr))
+			bbr->da.probe_rtt_cwnd = max(tcp_snd_cwnd(tp) / 3,
+						     bbr_cwnd_min_target);
 		bbr_save_cwnd(sk);
 		bbr->probe_rtt_done_stamp = 0;
 	}
@@ -1113,7 +1228,7 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		tp->app_limited =
 			(tp->delivered + tcp_packets_in_flight(tp)) ? : 1;
 		if (!bbr->probe_rtt_done_stamp &&
-		    tcp_packets_in_flight(tp) <= bbr_cwnd_min_target) {
+		    tcp_packets_in_flight(tp) <= bbr_probe_rtt_cwnd(bbr)) {
 			/* At 4 packets: hold for 200 ms and one round. */
 			bbr->probe_rtt_done_stamp = tcp_jiffies32 +
 				msecs_to_jiffies(bbr_probe_rtt_mode_ms);
@@ -1134,13 +1249,14 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 /* The PROBE_BW pacing gain of this socket's algorithm. */
 static u32 bbr_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr_a *bbr = inet_csk_ca(sk);
 
 	switch (bbr->algo) {
 	case BBR_ALGO_A:
 	case BBR_ALGO_A_FAIR:
 		return bbr_a_probe_bw_gain(sk, rs);
 	default:
+		bbr->gain_why = BBR_A_WHY_FIXED;
 		return bbr_cycle_gain[bbr->cycle_idx];
 	}
 }
@@ -1173,6 +1289,9 @@ static void bbr_update_gains(struct sock *sk, const struct rate_sample *rs)
 		break;
 	}
 	bbr->gain_why = BBR_A_WHY_FIXED;
+	/* da_bbr paces at 3/4 in the first round of recovery */
+	if (bbr->packet_conservation && bbr_da_on(bbr))
+		bbr->pacing_gain = BBR_UNIT * 3 / 4;
 }
 
 /*
@@ -1197,7 +1316,7 @@ static void bbr_trace_gain(struct sock *sk, const struct rate_sample *rs,
 	snap.pacing_gain = bbr->pacing_gain;
 	snap.cwnd_gain = bbr->cwnd_gain;
 	snap.rtt_us = rs->rtt_us;
-	snap.rtt_max_us = bbr->rtt_max_us;
+	snap.rtt_max_us = bbr->algo <= BBR_ALGO_A_FAIR ? bbr->a.rtt_max_us : 0;
 	snap.min_rtt_us = bbr->min_rtt_us;
 	snap.bw_bps = (u64)bbr_bw(sk) * tp->mss_cache * USEC_PER_SEC * 8 >>
 		      BW_SCALE;
@@ -1207,12 +1326,30 @@ static void bbr_trace_gain(struct sock *sk, const struct rate_sample *rs,
 	trace_bbr_a_gain(sk, &snap);
 }
 
+/* What an algorithm notes from every ACK. */
+static void bbr_update_algo_state(struct sock *sk, const struct rate_sample *rs)
+{
+	struct bbr_a *bbr = inet_csk_ca(sk);
+
+	switch (bbr->algo) {
+	case BBR_ALGO_A:
+	case BBR_ALGO_A_FAIR:
+		bbr_a_update_rtt_max(sk, rs);
+		break;
+	case BBR_ALGO_DA_BBR:
+		bbr->da.rtt_us = rs->rtt_us;
+		break;
+	default:
+		break;
+	}
+}
+
 static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
 {
 	u8 prev_why = ((struct bbr_a *)inet_csk_ca(sk))->gain_why;
 
 	bbr_update_bw(sk, rs);
-	bbr_a_update_rtt_max(sk, rs);
+	bbr_update_algo_state(sk, rs);
 	bbr_update_ack_aggregation(sk, rs);
 	bbr_update_cycle_phase(sk, rs);
 	bbr_check_full_bw_reached(sk, rs);
@@ -1252,8 +1389,14 @@ static void bbr_init(struct sock *sk, enum bbr_algo algo)
 	bbr_reset_lt_bw_sampling(sk);
 	bbr_reset_startup_mode(sk);
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
-	bbr->round_lost = tp->lost;
-	bbr->rtt_max_stamp = tcp_jiffies32;
+	if (algo == BBR_ALGO_DA_BBR) {
+		bbr->da.prev_min_rtt_us = bbr->min_rtt_us;
+		bbr->da.rtt_us = -1;
+		bbr->da.probe_rtt_cwnd = bbr_cwnd_min_target;
+	} else {
+		bbr->a.round_lost = tp->lost;
+		bbr->a.rtt_max_stamp = tcp_jiffies32;
+	}
 
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
@@ -1334,6 +1477,16 @@ static void bbr_a_fair_init(struct sock *sk)
 	bbr_init(sk, BBR_ALGO_A_FAIR);
 }
 
+static void bbq_init(struct sock *sk)
+{
+	bbr_init(sk, BBR_ALGO_BBQ);
+}
+
+static void da_bbr_init(struct sock *sk)
+{
+	bbr_init(sk, BBR_ALGO_DA_BBR);
+}
+
 #define BBR_OPS(algo_name, init_fn)					\
 	{								\
 		.flags		= TCP_CONG_NON_RESTRICTED,		\
@@ -1354,6 +1507,8 @@ static void bbr_a_fair_init(struct sock *sk)
 static struct tcp_congestion_ops bbr_ops[BBR_ALGO_NUM] __read_mostly = {
 	[BBR_ALGO_A]		= BBR_OPS("bbr_a", bbr_a_init),
 	[BBR_ALGO_A_FAIR]	= BBR_OPS("bbr_a_fair", bbr_a_fair_init),
+	[BBR_ALGO_BBQ]		= BBR_OPS("bbq", bbq_init),
+	[BBR_ALGO_DA_BBR]	= BBR_OPS("da_bbr", da_bbr_init),
 };
 
 static int __init bbr_a_register(void)
@@ -1385,7 +1540,9 @@ module_init(bbr_a_register);
 module_exit(bbr_a_unregister);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("TCP BBR-A (bbr_a: BBRv1 with the paper's RTT-adaptive PROBE_BW gains) and bbr_a_fair (the project's own extension of BBR-A, not in the paper)");
+MODULE_DESCRIPTION("TCP BBR-A (bbr_a: BBRv1 with the paper's RTT-adaptive PROBE_BW gains), bbr_a_fair (the project's own extension of BBR-A, not in the paper), and the baselines bbq and da_bbr");
 /* sysctl net.ipv4.tcp_congestion_control=NAME loads the module "tcp_NAME". */
 MODULE_ALIAS("tcp_bbr_a_fair");
+MODULE_ALIAS("tcp_bbq");
+MODULE_ALIAS("tcp_da_bbr");
 MODULE_VERSION(BBR_A_VERSION);

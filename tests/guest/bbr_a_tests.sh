@@ -8,7 +8,8 @@
 MOD=tcp_bbr_a
 CA=bbr_a
 PARAMS="adaptive rtt_max_scope rtt_max_win_sec gate_signal inflight_thresh queue_thresh_us probe_up_hold
-	loss_thresh probe_down_and fair_queue_us fair_probe_hold fair_cwnd_probe fair_cwnd_queue_us"
+	loss_thresh probe_down_and fair_queue_us fair_probe_hold fair_cwnd_probe fair_cwnd_queue_us
+	bbq_alpha_us bbq_beta_pm da_enable da_guard_pct"
 FAIR=bbr_a_fair # the second congestion control the module registers
 TRACE=/sys/kernel/tracing
 BBR1_GAINS="1.25 0.75 1 2.88672 0.34375" # ss's %g of BBRv1's gains x/256
@@ -78,7 +79,9 @@ else
 	not_ok "module loads (insmod $BBR_A_KO)" "$_o" "$(dmesg | tail -n 5)"
 fi
 check "$CA is in tcp_available_congestion_control" available
-check "$FAIR is in tcp_available_congestion_control" grep -qw "$FAIR" "$AVAIL"
+for _c in $FAIR bbq da_bbr; do
+	check "$_c is in tcp_available_congestion_control" grep -qw "$_c" "$AVAIL"
+done
 
 # Everything below needs the module; report instead of hanging when it is not there.
 need_module() {
@@ -286,7 +289,10 @@ if need_module "gains over a delayed path"; then
 	check "ss -tin shows $CA with bbr:(bw,mrtt,pacing_gain,cwnd_gain) during a transfer" t_ss_info
 	check "adaptive=1: sampled pacing_gain takes values outside BBRv1's set" t_adaptive_gains
 	check "adaptive=0: sampled pacing_gain stays within BBRv1's set" t_fixed_gains
-	check "setsockopt(TCP_CONGESTION, $FAIR): transfer completes, ss shows $FAIR" t_setsockopt_fair
+	for FAIR in bbr_a_fair bbq da_bbr; do
+		check "setsockopt(TCP_CONGESTION, $FAIR): transfer completes, ss shows $FAIR" t_setsockopt_fair
+	done
+	FAIR=bbr_a_fair
 	check "tracepoint bbr_a:bbr_a_gain reports each socket's algorithm, phase, reason and rtt_max" t_trace
 	for ns in snd rtr rcv; do ip netns del $ns 2>/dev/null; done
 fi

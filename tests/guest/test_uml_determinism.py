@@ -103,8 +103,11 @@ def tcp_trace(data):
     return trace
 
 
-def test_bbr_a_adaptive0_matches_builtin_bbr(uml_kernel, tmp_path):
-    """adaptive=0 is documented as BBRv1: same seed => TCP does exactly what built-in bbr does.
+@pytest.mark.parametrize("cc, off", [("bbr_a", "adaptive=0"), ("bbq", "bbq_alpha_us=0"),
+                                     ("da_bbr", "da_enable=0")])
+def test_module_cc_switched_off_matches_builtin_bbr(uml_kernel, tmp_path, cc, off):
+    """Each algorithm with its change switched off is documented as BBRv1: same seed =>
+    TCP does exactly what built-in bbr does.
 
     -S sets the cc per namespace instead of iperf3 -C, whose name ("bbr_a" vs "bbr") would
     travel over iperf3's control connection and shift packet timings by its length. The
@@ -116,8 +119,8 @@ def test_bbr_a_adaptive0_matches_builtin_bbr(uml_kernel, tmp_path):
     """
     if not (REPO / "tcp_bbr_a.c").exists():
         pytest.skip("no tcp_bbr_a.c in the repository")
-    a = run_scenario(tmp_path, "bbr_a", 1, "-S", "-c", "bbr_a", "-k", "adaptive=0")
-    b = run_scenario(tmp_path, "bbr", 1, "-S", "-c", "bbr", "-k", "adaptive=0")
+    a = run_scenario(tmp_path, cc, 1, "-S", "-c", cc, "-k", off)
+    b = run_scenario(tmp_path, "bbr", 1, "-S", "-c", "bbr", "-k", off)
     for name in ("flow1.json", "flow2.json"):
         ta, tb = tcp_trace(a[name]), tcp_trace(b[name])
         assert len(ta) > SIM_SECONDS, name  # one entry per interval plus the totals
@@ -125,7 +128,7 @@ def test_bbr_a_adaptive0_matches_builtin_bbr(uml_kernel, tmp_path):
         ta, tb = ta[:-2], tb[:-2]  # not the last interval, not the totals (see above)
         diff = [i for i, (x, y) in enumerate(zip(ta, tb)) if x != y]
         assert not diff and len(ta) == len(tb), (
-            f"{name}: bbr_a adaptive=0 differs from bbr first in interval {diff[:1]}: "
+            f"{name}: {cc} {off} differs from bbr first in interval {diff[:1]}: "
             f"bytes/retransmits/cwnd/rtt/rttvar {ta[diff[0]] if diff else ta} vs "
             f"{tb[diff[0]] if diff else tb}")
 
@@ -209,3 +212,14 @@ def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         f"{a['samples'][diff[0]]['t'] if diff else '?'} s): "
         f"{a['samples'][diff[0]] if diff else ''} vs {b['samples'][diff[0]] if diff else ''}")
     assert a["final"] == b["final"]
+
+
+@pytest.mark.parametrize("cc", ["bbr_a", "bbr_a_fair", "bbq", "da_bbr"])
+def test_module_cc_switched_on_differs_from_bbr(uml_kernel, tmp_path, cc):
+    """The other side of the A/B test: with its change on (defaults), each algorithm must
+    not do what built-in bbr does, or the off-switch test above proves nothing."""
+    a = run_scenario(tmp_path, cc, 1, "-S", "-c", cc, "-k", "loss_thresh=20")
+    b = run_scenario(tmp_path, "bbr", 1, "-S", "-c", "bbr", "-k", "loss_thresh=20")
+    assert tcp_trace(a["flow1.json"])[:-2] != tcp_trace(b["flow1.json"])[:-2] or \
+        tcp_trace(a["flow2.json"])[:-2] != tcp_trace(b["flow2.json"])[:-2], \
+        f"{cc} with its defaults did exactly what bbr did"
