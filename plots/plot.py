@@ -6,12 +6,17 @@
         throughput (iperf3 receiver intervals), cwnd, smoothed RTT, BBR pacing_gain (from
         ss samples) and the bottleneck queue (tc backlog, as bytes and as delay).
         The CSVs of testbed/analyze.py are (re)made first.
+    plot.py --compare DIR [--outdir OUT]
+        DIR is an rtt_fairness.sh results directory (summary.json): comparison.png with,
+        for the first run of each cc in --cc order, throughput over time per flow (titled
+        with Jain's index and utilisation), and the bottleneck's queueing delay of all.
     plot.py --sweep CSV [CSV...] [--outdir OUT]
         The sweep figures from testbed/sweep.sh CSVs: Jain vs buffer, Jain vs RTT ratio,
         utilisation vs loss, retransmission rate vs number of flows.
 """
 import argparse
 import csv
+import json
 import os
 import sys
 from collections import defaultdict
@@ -25,7 +30,8 @@ import matplotlib.ticker  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testbed"))
 import analyze  # noqa: E402
 
-CC_COLORS = {"bbr_a": "tab:blue", "bbr": "tab:orange", "cubic": "tab:green", "reno": "tab:red"}
+CC_COLORS = {"bbr_a": "tab:blue", "bbr": "tab:orange", "cubic": "tab:green", "reno": "tab:red",
+             "bbr_a_fair": "tab:purple"}
 FLOW_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
@@ -194,10 +200,53 @@ def sweep_plot(csv_path, outdir=None):
     return path
 
 
+def compare(out_dir, outdir=None):
+    """comparison.png for an rtt_fairness.sh results directory; returns its path."""
+    path = os.path.join(out_dir, "summary.json")
+    try:
+        with open(path) as f:
+            results = [r for r in json.load(f)["results"] if r["run"] == 1]
+    except (OSError, ValueError, KeyError) as e:
+        raise analyze.AnalysisError(f"{path}: cannot read a summary ({e})")
+    fig, axes = plt.subplots(len(results) + 1, 1, figsize=(10, 2.4 * len(results) + 3),
+                             sharex=True)
+    for ax, r in zip(axes, results):
+        for i, (flow, rows) in enumerate(sorted(rows_by_flow(r["dir"]).items())):
+            rtt = rows[0]["rtt_ms"]
+            ax.plot([(num(x["t_start_s"]) + num(x["t_end_s"])) / 2 for x in rows],
+                    [num(x["mbps"]) for x in rows], color=FLOW_COLORS[i % len(FLOW_COLORS)],
+                    label=f"flow {flow}, {num(rtt):g} ms")
+        ax.set_title(f"{r['cc']}: Jain {analyze.fmt(r['jain'], '.3f')}, utilisation "
+                     f"{analyze.fmt(r['utilization'], '.3f')}", fontsize=10)
+        ax.set_ylabel("Mbit/s")
+        ax.legend(fontsize=7, loc="upper right", ncol=2)
+        ax.axvspan(*r["interval_s"], color="0.93", zorder=0)
+        queue = read_csv(os.path.join(r["dir"], "queue.csv"))
+        axes[-1].plot([num(q["t_s"]) for q in queue], [num(q["qdelay_ms"]) for q in queue],
+                      color=CC_COLORS.get(r["cc"]), label=r["cc"])
+    axes[-1].set_ylabel("queue delay, ms")
+    axes[-1].set_xlabel("time since the first flow started, s (grey: measured interval)")
+    axes[-1].legend(fontsize=8)
+    fig.tight_layout()
+    png = os.path.join(outdir or out_dir, "comparison.png")
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
+
+
+def rows_by_flow(run_dir):
+    d = defaultdict(list)
+    for row in read_csv(os.path.join(run_dir, "throughput.csv")):
+        d[int(row["flow"])].append(row)
+    return d
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+", metavar="DIR|CSV")
     ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
+    ap.add_argument("--compare", action="store_true",
+                    help="the paths are rtt_fairness.sh results directories")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     a = ap.parse_args(argv)
     try:
@@ -206,6 +255,9 @@ def main(argv=None):
         if a.sweep:
             for p in a.paths:
                 print(sweep_plot(p, a.outdir))
+        elif a.compare:
+            for p in a.paths:
+                print(compare(p, a.outdir))
         else:
             for top in a.paths:
                 runs = analyze.find_runs(top)

@@ -693,10 +693,23 @@ DEFINITIONS = {k: v for k, v in (
 )}
 
 
+def run_order(result):
+    """Sort key: the cc's position in rtt_fairness.sh --cc (run.env cc_index), then the
+    run's number for that cc (repeat_index); runs without them keep directory order."""
+    p = result["params"]
+    try:
+        return int(p.get("cc_index", 0)), int(p.get("repeat_index", 0))
+    except ValueError:
+        return 0, 0
+
+
 def summarize(runs, warmup=None, cooldown=None):
     results = [analyze_run(d, warmup, cooldown=cooldown) for d in runs]
-    for i, r in enumerate(results):
-        r["run"] = i + 1
+    results.sort(key=run_order)  # stable: directory order among equals
+    count = {}
+    for r in results:
+        count[r["cc"]] = count.get(r["cc"], 0) + 1
+        r["run"] = count[r["cc"]]  # the run's number for its cc
     agg = {}
     for r in results:
         agg.setdefault(r["cc"], []).append(r)
@@ -800,7 +813,16 @@ def mean_ci95(xs):
 
 SCREEN_RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
                    "buffer_bdp", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
-                   "throughputs_mbps", "kernel", "module_version", "module_srcversion"]
+                   "throughputs_mbps", "cwnd_limited_shares", "probe_shares", "hold_shares",
+                   "drain_shares", "phi_means", "kernel", "module_version",
+                   "module_srcversion"]
+
+
+def _per_flow(flows, get):
+    """'/'-joined per-flow values from the gain trace ('' for a flow without one)."""
+    vals = [get(f["trace"]) if f.get("trace") else None for f in flows]
+    return "" if all(v is None for v in vals) else "/".join(
+        "" if v is None else f"{v:.3f}" for v in vals)
 SCREEN_METRICS = ("jain", "utilization", "retrans_rate", "qdelay_mean_ms")
 
 
@@ -820,6 +842,11 @@ def screen_runs(root):
                          p.get("buffer_bdp", ""), r["jain"], r["utilization"],
                          r["retrans_rate"], r["queue_delay_ms"]["mean"],
                          "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
+                         _per_flow(r["flows"], lambda t: t["cwnd_limited_share"]),
+                         _per_flow(r["flows"], lambda t: t["why_share"].get("probe", 0)),
+                         _per_flow(r["flows"], lambda t: t["why_share"].get("hold", 0)),
+                         _per_flow(r["flows"], lambda t: t["why_share"].get("drain", 0)),
+                         _per_flow(r["flows"], lambda t: t["phi_mean"]),
                          r.get("kernel"), r.get("module_version"),
                          p.get("module_srcversion", "")])
     return rows

@@ -178,8 +178,11 @@ if ((DRY)); then
 fi
 
 # ---- backend ---------------------------------------------------------------------------------
-probe_ns=
-cleanup() { [[ -z $probe_ns ]] || ip netns del "$probe_ns" 2>/dev/null || true; }
+probe_ns='' TICKER=''
+cleanup() {
+	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
+	[[ -z $probe_ns ]] || ip netns del "$probe_ns" 2>/dev/null || true
+}
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
@@ -225,13 +228,34 @@ fi
 mkdir -p "$OUT" || die "cannot create $OUT"
 OUT=$(cd "$OUT" && pwd)
 log "results: $OUT"
+# Progress: a line every 15 s with the elapsed time and an estimate of what is left, from
+# the wall time per simulated second of the runs done so far (before the first one ends:
+# the backend's typical ratio, measured on a 2-core machine; see docs/backends.md).
+case $BACKEND in qemu) RATIO=12 ;; uml) RATIO=3 ;; *) RATIO=1 ;; esac
+NRUNS=$((${#CC_LIST[@]} * REPEAT)) DONE_RUNS=0 DONE_WALL=0 T_START=$(date +%s)
+ticker() { # ticker LABEL: runs in the background during one run
+	local t0 el left per
+	t0=$(date +%s)
+	while sleep 15; do
+		el=$(($(date +%s) - t0))
+		per=$((DUR * RATIO + 20))
+		((DONE_RUNS == 0)) || per=$((DONE_WALL / DONE_RUNS))
+		left=$((per - el > 0 ? per - el : 0))
+		left=$((left + per * (NRUNS - DONE_RUNS - 1)))
+		log "$1: ${el}s, about ${left}s left in all (total so far $(($(date +%s) - T_START))s)"
+	done
+}
+cc_index=0
 for c in "${CC_LIST[@]}"; do
+	cc_index=$((cc_index + 1))
 	for ((r = 1; r <= REPEAT; r++)); do
 		dir=$OUT/$c/run$r
 		mkdir -p "$dir"
 		seed=$((SEED + r - 1))
-		log "run $c #$r (seed $seed) -> $dir"
+		log "run $((DONE_RUNS + 1))/$NRUNS: $c #$r (seed $seed) -> $dir"
 		start=$(date +%s)
+		ticker "run $((DONE_RUNS + 1))/$NRUNS ($c #$r)" &
+		TICKER=$!
 		if [[ $BACKEND == host ]]; then
 			scenario_args "$c" "$seed" "$dir"
 			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" || die "run $c #$r failed (raw outputs in $dir)"
@@ -245,8 +269,12 @@ for c in "${CC_LIST[@]}"; do
 			"$REPO/scripts/guest.sh" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
 				die "run $c #$r failed in the $KERNEL guest (outputs in $dir)"
 		fi
+		kill "$TICKER" 2>/dev/null
+		TICKER=
+		DONE_RUNS=$((DONE_RUNS + 1)) DONE_WALL=$((DONE_WALL + $(date +%s) - start))
 		{
 			echo "backend=$BACKEND"
+			echo "cc_index=$cc_index"
 			[[ $BACKEND == host ]] || echo "guest_series=$KERNEL"
 			echo "buffer_bdp=$BDPX"
 			echo "cooldown_s=$COOLDOWN"
@@ -260,5 +288,7 @@ done
 
 ((ANALYSIS)) || { log "done (no analysis): $OUT"; exit 0; }
 /usr/bin/python3 "$REPO/testbed/analyze.py" "$OUT" || die "analysis failed"
+png=$(/usr/bin/python3 "$REPO/plots/plot.py" --compare "$OUT") || die "plotting failed"
+log "picture: $png"
 exit
 }

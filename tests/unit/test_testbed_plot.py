@@ -59,3 +59,24 @@ def test_plot_reports_missing_dir(tmp_path):
     p = subprocess.run([PY, str(PLOT), str(tmp_path / "none")], capture_output=True, text=True)
     assert p.returncode == 1
     assert "no run directories" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_main_job_order_and_comparison_png(tmp_path):
+    """The table lists ccs in --cc order (run.env cc_index) with a run number per cc, and
+    --compare draws one throughput panel per cc plus the queue panel."""
+    out = tmp_path / "out"
+    # --cc bbr_a,bbr: bbr_a ran first, though "bbr" sorts first by name
+    for cc, idx, fix in (("bbr", 2, "run_bbr_parallel"), ("bbr_a", 1, "run_bbr_a_loss1")):
+        shutil.copytree(FIX / fix, out / cc / "run1")
+        with open(out / cc / "run1" / "run.env", "a") as f:
+            f.write(f"cc_index={idx}\nrepeat_index=1\n")
+    p = subprocess.run([PY, str(ANALYZE), str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = [line.split()[:2] for line in p.stdout.splitlines()
+            if line.startswith(("bbr ", "bbr_a "))]
+    assert rows == [["bbr_a", "1"], ["bbr", "1"]], p.stdout
+    p = subprocess.run([PY, str(PLOT), "--compare", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(out / "comparison.png")
+    w, h = png_size(out / "comparison.png")
+    assert w >= 800 and h >= 700  # two cc panels and the queue panel
