@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import analyze  # noqa: E402
 
 CC_COLORS = {"bbr_a": "tab:blue", "bbr": "tab:orange", "cubic": "tab:green", "reno": "tab:red",
-             "bbr_a_fair": "tab:purple"}
+             "bbr_a_fair": "tab:purple", "bbq": "tab:brown", "da_bbr": "tab:pink"}
 FLOW_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 

@@ -199,7 +199,7 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 	ip netns del "$probe_ns"
 	probe_ns=
 	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
-	if [[ ,$CCS, =~ ,bbr_a(_fair)?, ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
+	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
 		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
 		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
 	fi

@@ -35,7 +35,8 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        connection each); 1 = one iperf3 process per flow
   --out DIR            output directory (created)
   --plan               print the flow table and the iperf3 clients, run nothing (no root)
-Env: BBR_A_KO = tcp_bbr_a.ko to insmod when bbr_a or bbr_a_fair is asked for and not loaded
+Env: BBR_A_KO = tcp_bbr_a.ko to insmod when one of its ccs (bbr_a, bbr_a_fair, bbq, da_bbr) is
+asked for and it is not loaded
 (default: tcp_bbr_a.ko next to testbed/). TB_PREFIX = namespace prefix (default bbra<pid>-).
 EOF
 }
@@ -169,7 +170,7 @@ avail() {
 	return 1
 }
 # the congestion controls tcp_bbr_a.ko registers
-is_module_cc() { case $1 in bbr_a | bbr_a_fair) return 0 ;; esac; return 1; }
+is_module_cc() { case $1 in bbr_a | bbr_a_fair | bbq | da_bbr) return 0 ;; esac; return 1; }
 PREP=
 for c in $LOAD $CCS; do case " $PREP " in *" $c "*) ;; *) PREP="$PREP $c" ;; esac; done
 for c in $PREP; do
