@@ -871,6 +871,21 @@ def screen_table(rows):
     return out
 
 
+def print_screen_markdown(table, out=sys.stdout):
+    """The screen table as Markdown (for docs/), with the CI half-widths."""
+    def cell(t, k, spec, scale=1):
+        v, h = t[k], t[k + "_ci95"]
+        if v is None:
+            return "n/a"
+        return format(v * scale, spec) + ("" if h is None else " +- " + format(h * scale, spec))
+    out.write("| config | scenario | runs | Jain | utilisation | retransmitted % | queue delay ms |\n")
+    out.write("|---|---|---|---|---|---|---|\n")
+    for t in table:
+        out.write(f"| {t['config']} | {t['scenario']} | {t['runs']} | {cell(t, 'jain', '.3f')} | "
+                  f"{cell(t, 'utilization', '.3f')} | {cell(t, 'retrans_rate', '.2f', 100)} | "
+                  f"{cell(t, 'qdelay_mean_ms', '.1f')} |\n")
+
+
 def print_screen(table, out=sys.stdout):
     out.write(f"{'config':<22}{'scenario':<10}{'n':>3}  {'jain (95% CI)':<18}{'util':>7}"
               f"{'retx%':>8}{'qdelay':>9}\n")
@@ -920,6 +935,7 @@ def main(argv=None):
     ap.add_argument("--sweep", default="", help="sweep name for --sweep-csv rows")
     ap.add_argument("--screen", metavar="DIR", help="summarise a testbed/screen.sh tree")
     ap.add_argument("--screen-csv", metavar="CSV", help="with --screen: write the table here")
+    ap.add_argument("--markdown", action="store_true", help="with --screen: print Markdown")
     a = ap.parse_args(argv)
     try:
         if a.screen:
@@ -931,7 +947,7 @@ def main(argv=None):
             if a.screen_csv:
                 _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
                 _csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
-            print_screen(table)
+            (print_screen_markdown if a.markdown else print_screen)(table)
             return 0
         if a.sweep_csv:
             rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)

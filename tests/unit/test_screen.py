@@ -49,6 +49,11 @@ def test_screen_table(tmp_path):
     assert analyze.main(["--screen", str(tmp_path), "--screen-csv",
                          str(tmp_path / "s.csv")]) == 0
     assert (tmp_path / "s_runs.csv").read_text().count("\n") == 5
+    out = subprocess.run([sys.executable, str(REPO / "testbed" / "analyze.py"), "--screen",
+                          str(tmp_path), "--markdown"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "| a | b5 | 3 | 0.900 +- 0.248 | 0.940 +- 0.000 | 0.10 +- 0.00 | 12.0 +- 0.0 |" \
+        in out.stdout, out.stdout
 
 
 def test_screen_resume_lists_only_missing_jobs(tmp_path):
