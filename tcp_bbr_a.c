@@ -867,7 +867,8 @@ static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
 		bbr_a_end_loss_round(sk);
 		bbr->next_rtt_delivered = tp->delivered;
 		/* Drop cwnd that TSQ, TSO deferral or the app left unused. */
-		cwnd = tcp_packets_in_flight(tp) + (da ? 0 : acked);
+		cwnd = da ? max(tcp_packets_in_flight(tp), 1U) :
+			    tcp_packets_in_flight(tp) + acked;
 	} else if (prev_state >= TCP_CA_Recovery && state < TCP_CA_Recovery) {
 		/* Recovery is over: go back to the cwnd we had before. */
 		if (!da)
