@@ -1347,7 +1347,8 @@ static void bbr_update_algo_state(struct sock *sk, const struct rate_sample *rs)
 
 static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
 {
-	u8 prev_why = ((struct bbr_a *)inet_csk_ca(sk))->gain_why;
+	const struct bbr_a *bbr = inet_csk_ca(sk);
+	u8 prev_why = bbr->gain_why;	/* bbr_trace_gain() reports a change */
 
 	bbr_update_bw(sk, rs);
 	bbr_update_algo_state(sk, rs);
