@@ -263,6 +263,8 @@ BBR_A_PARAM(fair_cwnd_probe, 0, 0, 1,
 	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_A_PARAM(fair_cwnd_queue_us, 20000, 0, 1000000,
 	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
+BBR_A_PARAM(fair_cwnd_pkts, 0, 0, 10000,
+	    "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
 /* bbq and da_bbr: see their sections. */
 BBR_A_PARAM(bbq_alpha_us, 3000, 0, 1000000,
@@ -806,16 +808,18 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 /*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
- * fair_cwnd_queue_us of queueing time at bw, the same for every flow. Other
- * states, and fair_cwnd_queue_us = 0, keep BBRv1's gain x BDP.
+ * fair_cwnd_queue_us of queueing time at bw, the same for every flow, plus
+ * fair_cwnd_pkts packets. Other states, and both allowances 0, keep BBRv1's
+ * gain x BDP.
  */
 static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
 {
 	const struct bbr_a *bbr = inet_csk_ca(sk);
 	u32 queue_us = bbr_a_param_val(fair_cwnd_queue_us);
+	u32 pkts = bbr_a_param_val(fair_cwnd_pkts);
 	u64 w;
 
-	if (!queue_us || bbr->mode != BBR_PROBE_BW ||
+	if ((!queue_us && !pkts) || bbr->mode != BBR_PROBE_BW ||
 	    unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, bw, gain);
 
@@ -823,7 +827,7 @@ static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
 	if (bbr_a_param_val(fair_cwnd_probe))
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
 	w += queue_us;
-	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT);
+	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 }
 
 /* ====================== end of BBR-A fair (bbr_a_fair) ================== */
