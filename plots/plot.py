@@ -5,7 +5,8 @@
         DIR is a run directory or a tree of them. Per run: timeseries.png with per-flow
         throughput (iperf3 receiver intervals), cwnd, smoothed RTT, BBR pacing_gain (from
         ss samples) and the bottleneck queue (tc backlog, as bytes and as delay).
-        The CSVs of testbed/analyze.py are (re)made first.
+        The numbers come from testbed/analyze.py, computed in memory; no data file is
+        written (analyze.py DIR writes the CSVs and run_summary.json).
     plot.py --compare DIR [--outdir OUT]
         DIR is an rtt_fairness.sh results directory (summary.json): comparison.png with,
         for the first run of each cc in --cc order, throughput over time per flow (titled
@@ -36,49 +37,57 @@ FLOW_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
 def read_csv(path):
+    """The rows of a CSV file as dicts by column name."""
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
 
 
 def num(v):
+    """v as a float; None for an empty or missing value."""
     try:
         return float(v)
     except (TypeError, ValueError):
         return None
 
 
-def timeseries(run_dir, outdir=None):
-    res = analyze.analyze_run(run_dir)  # writes the CSVs next to the raw files
-    tput = read_csv(os.path.join(run_dir, "throughput.csv"))
-    ss = read_csv(os.path.join(run_dir, "ss.csv"))
-    queue = read_csv(os.path.join(run_dir, "queue.csv"))
-    flows = res["flows"]
-    many = len(flows) > 10
-    gains = [num(r["pacing_gain"]) for r in ss if num(r["pacing_gain"]) is not None]
-    panels = ["tput", "cwnd", "rtt"] + (["gain"] if gains else []) + ["queue"]
-    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 2.3 * len(panels) + 0.8), sharex=True)
-    ax = dict(zip(panels, axes))
+def by_flow(rows):
+    """Rows (dicts with a "flow" column) grouped by flow number."""
+    d = defaultdict(list)
+    for r in rows:
+        d[int(r["flow"])].append(r)
+    return d
 
-    def by_flow(rows):
-        d = defaultdict(list)
-        for r in rows:
-            d[int(r["flow"])].append(r)
-        return d
 
+def run_records(run_dir):
+    """analyze.py's numbers of one run, computed in memory (no file is written): its
+    summary and the rows of throughput.csv, ss.csv and queue.csv as dicts by column."""
+    res, tables = analyze.run_analysis(run_dir)
+    tput, ss, queue = ([dict(zip(cols, row)) for row in tables[name]]
+                       for name, cols in (("throughput", analyze.THROUGHPUT_COLS),
+                                          ("ss", analyze.SS_COLS),
+                                          ("queue", analyze.QUEUE_COLS)))
+    return res, tput, ss, queue
+
+
+def draw_throughput(ax, tput, res, color, many):
+    """Per-flow throughput (iperf3 receiver intervals) as steps, and the payload capacity."""
     label = {f["index"]: f"flow {f['index']}: {f['cc']} {f['rtt_ms']:g} ms "
-                         f"({f['throughput_mbps']:.1f} Mbit/s)" for f in flows}
-    color = {f["index"]: FLOW_COLORS[(f["index"] - 1) % len(FLOW_COLORS)] for f in flows}
+                         f"({f['throughput_mbps']:.1f} Mbit/s)" for f in res["flows"]}
     for i, rows in sorted(by_flow(tput).items()):
         xs, ys = [], []
         for r in rows:
             xs += [float(r["t_start_s"]), float(r["t_end_s"])]
             ys += [float(r["mbps"])] * 2
-        ax["tput"].plot(xs, ys, color=color[i], lw=1.2, label=None if many else label[i])
-    ax["tput"].axhline(res["rate_mbit"] * analyze.PAYLOAD_CEILING, color="grey", ls=":", lw=1,
-                       label="link payload capacity")
-    ax["tput"].set_ylabel("throughput\n(Mbit/s)")
-    ax["tput"].legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3,
-                      frameon=False)
+        ax.plot(xs, ys, color=color[i], lw=1.2, label=None if many else label[i])
+    ax.axhline(res["rate_mbit"] * analyze.PAYLOAD_CEILING, color="grey", ls=":", lw=1,
+               label="link payload capacity")
+    ax.set_ylabel("throughput\n(Mbit/s)")
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, frameon=False)
+
+
+def draw_ss(ax, ss, flows, color, many):
+    """cwnd, smoothed RTT (with the base RTTs) and, with a "gain" panel, pacing_gain per
+    flow from the ss samples; a note in place of the curves without samples."""
     ssf = by_flow(ss)
     for i, rows in sorted(ssf.items()):
         t = [float(r["t_s"]) for r in rows]
@@ -99,17 +108,57 @@ def timeseries(run_dir, outdir=None):
     if "gain" in ax:
         ax["gain"].set_ylabel("pacing_gain")
         ax["gain"].set_ylim(0, 3)
+
+
+def draw_queue(ax, queue, res):
+    """The bottleneck backlog in KB, the buffer size, and a second axis in ms of delay."""
     if queue:
         t = [float(r["t_s"]) for r in queue]
-        ax["queue"].plot(t, [float(r["backlog_bytes"]) / 1e3 for r in queue], color="black", lw=0.9)
-        ax["queue"].axhline(res["buffer_bytes"] / 1e3, color="red", ls=":", lw=1, label="buffer size")
-        ax["queue"].legend(fontsize=7, loc="upper right")
-        q2 = ax["queue"].twinx()
-        lo, hi = ax["queue"].get_ylim()
+        ax.plot(t, [float(r["backlog_bytes"]) / 1e3 for r in queue], color="black", lw=0.9)
+        ax.axhline(res["buffer_bytes"] / 1e3, color="red", ls=":", lw=1, label="buffer size")
+        ax.legend(fontsize=7, loc="upper right")
+        q2 = ax.twinx()
+        lo, hi = ax.get_ylim()
         ms_per_kb = 8e3 / (res["rate_mbit"] * 1e6) * 1e3
         q2.set_ylim(lo * ms_per_kb, hi * ms_per_kb)
         q2.set_ylabel("queue delay (ms)")
-    ax["queue"].set_ylabel("bottleneck\nbacklog (KB)")
+    ax.set_ylabel("bottleneck\nbacklog (KB)")
+
+
+def timeseries_title(res):
+    """The figure title of timeseries.png: the run's setting and results."""
+    p = res["params"]
+    return (f"{res['cc']}: RTT {p.get('rtts_ms', '').replace(' ', '/')} ms, "
+            f"{res['rate_mbit']:g} Mbit/s, buffer {res['buffer_bytes']} B"
+            f"{' (' + p['buffer_bdp'] + ' BDP)' if p.get('buffer_bdp') else ''}, "
+            f"loss {res['loss_pct']:g} %  |  Jain {analyze.fmt(res['jain'], '.3f')}, "
+            f"util {res['utilization']:.3f}  |  {p.get('kernel', '')}\n"
+            f"(grey: warm-up and cool-down, excluded from the statistics)")
+
+
+def timeseries_path(run_dir, outdir=None):
+    """RUN/timeseries.png, or OUTDIR/<parent>-<run>-timeseries.png with an outdir."""
+    path = os.path.join(outdir or run_dir, "timeseries.png")
+    if outdir:
+        tail = os.path.normpath(os.path.abspath(run_dir)).split(os.sep)[-2:]
+        path = os.path.join(outdir, "-".join(tail) + "-timeseries.png")
+    return path
+
+
+def timeseries(run_dir, outdir=None):
+    """timeseries.png of one run (see timeseries_path); returns its path. The numbers
+    come from analyze.py in memory: drawing writes no data files."""
+    res, tput, ss, queue = run_records(run_dir)
+    flows = res["flows"]
+    many = len(flows) > 10
+    gains = [num(r["pacing_gain"]) for r in ss if num(r["pacing_gain"]) is not None]
+    panels = ["tput", "cwnd", "rtt"] + (["gain"] if gains else []) + ["queue"]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 2.3 * len(panels) + 0.8), sharex=True)
+    ax = dict(zip(panels, axes))
+    color = {f["index"]: FLOW_COLORS[(f["index"] - 1) % len(FLOW_COLORS)] for f in flows}
+    draw_throughput(ax["tput"], tput, res, color, many)
+    draw_ss(ax, ss, flows, color, many)
+    draw_queue(ax["queue"], queue, res)
     axes[-1].set_xlabel("time since the first flow started (s)")
     w0, w1 = res["interval_s"]
     tend = max([float(r["t_end_s"]) for r in tput] + [w1])
@@ -117,18 +166,9 @@ def timeseries(run_dir, outdir=None):
         a.axvspan(0, w0, color="grey", alpha=0.12, lw=0)
         a.axvspan(w1, tend, color="grey", alpha=0.12, lw=0)
         a.grid(True, alpha=0.3)
-    p = res["params"]
-    fig.suptitle(f"{res['cc']}: RTT {p.get('rtts_ms', '').replace(' ', '/')} ms, "
-                 f"{res['rate_mbit']:g} Mbit/s, buffer {res['buffer_bytes']} B"
-                 f"{' (' + p['buffer_bdp'] + ' BDP)' if p.get('buffer_bdp') else ''}, "
-                 f"loss {res['loss_pct']:g} %  |  Jain {analyze.fmt(res['jain'], '.3f')}, "
-                 f"util {res['utilization']:.3f}  |  {p.get('kernel', '')}\n"
-                 f"(grey: warm-up and cool-down, excluded from the statistics)", fontsize=9)
+    fig.suptitle(timeseries_title(res), fontsize=9)
     fig.tight_layout()
-    path = os.path.join(outdir or run_dir, "timeseries.png")
-    if outdir:
-        tail = os.path.normpath(os.path.abspath(run_dir)).split(os.sep)[-2:]
-        path = os.path.join(outdir, "-".join(tail) + "-timeseries.png")
+    path = timeseries_path(run_dir, outdir)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -235,10 +275,8 @@ def compare(out_dir, outdir=None):
 
 
 def rows_by_flow(run_dir):
-    d = defaultdict(list)
-    for row in read_csv(os.path.join(run_dir, "throughput.csv")):
-        d[int(row["flow"])].append(row)
-    return d
+    """throughput.csv of a run (written by analyze.py) grouped by flow number."""
+    return by_flow(read_csv(os.path.join(run_dir, "throughput.csv")))
 
 
 def main(argv=None):

@@ -25,9 +25,11 @@ def png_size(path):
 def test_timeseries_png(tmp_path):
     for name in ("run_bbr_a_loss1", "run_bbr_5bdp_noss"):
         shutil.copytree(FIX / name, tmp_path / "res" / name)
+    before = sorted((tmp_path / "res").rglob("*"))
     p = subprocess.run([PY, str(PLOT), str(tmp_path / "res"), "--outdir", str(tmp_path / "png")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+    assert sorted((tmp_path / "res").rglob("*")) == before  # drawing writes no data files
     pngs = sorted((tmp_path / "png").glob("*.png"))
     assert [x.name for x in pngs] == ["res-run_bbr_5bdp_noss-timeseries.png",
                                       "res-run_bbr_a_loss1-timeseries.png"]
