@@ -279,37 +279,35 @@ def rows_by_flow(run_dir):
     return by_flow(read_csv(os.path.join(run_dir, "throughput.csv")))
 
 
+def command(a):
+    """The work of one plot.py command line (parsed: a): draws, prints the PNGs' paths."""
+    if a.outdir:
+        os.makedirs(a.outdir, exist_ok=True)
+    if a.sweep:
+        for p in a.paths:
+            print(sweep_plot(p, a.outdir))
+    elif a.compare:
+        for p in a.paths:
+            print(compare(p, a.outdir))
+    else:
+        for top in a.paths:
+            runs = analyze.find_runs(top)
+            if not runs:
+                raise analyze.AnalysisError(f"{top}: no run directories (params.env) found")
+            for d in runs:
+                print(timeseries(d, a.outdir))
+    return 0
+
+
 def main(argv=None):
+    """plot.py's command line (see the module's docstring); returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+", metavar="DIR|CSV")
     ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
     ap.add_argument("--compare", action="store_true",
                     help="the paths are rtt_fairness.sh results directories")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
-    a = ap.parse_args(argv)
-    try:
-        if a.outdir:
-            os.makedirs(a.outdir, exist_ok=True)
-        if a.sweep:
-            for p in a.paths:
-                print(sweep_plot(p, a.outdir))
-        elif a.compare:
-            for p in a.paths:
-                print(compare(p, a.outdir))
-        else:
-            for top in a.paths:
-                runs = analyze.find_runs(top)
-                if not runs:
-                    raise analyze.AnalysisError(f"{top}: no run directories (params.env) found")
-                for d in runs:
-                    print(timeseries(d, a.outdir))
-    except analyze.AnalysisError as e:
-        print(f"plot.py: error: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"plot.py: error: {e.filename}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    return analyze.cli_errors("plot.py", command, ap.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -1027,7 +1027,8 @@ def sweep_rows(name, dirs, warmup=None, cooldown=None):
     return rows
 
 
-def main(argv=None):
+def parser():
+    """The command line of analyze.py."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="*", metavar="DIR")
     ap.add_argument("--warmup", type=float, help="seconds excluded at the start "
@@ -1041,44 +1042,75 @@ def main(argv=None):
     ap.add_argument("--screen", metavar="DIR", help="summarise a testbed/screen.sh tree")
     ap.add_argument("--screen-csv", metavar="CSV", help="with --screen: write the table here")
     ap.add_argument("--markdown", action="store_true", help="with --screen: print Markdown")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def screen_command(a):
+    """analyze.py --screen DIR: the screen table, printed and with --screen-csv written."""
+    rows = screen_runs(a.screen)
+    if not rows:
+        raise AnalysisError(f"{a.screen}: no finished screen jobs "
+                            "(<config>/<scenario>/seed<N>/summary.json)")
+    table = screen_table(rows)
+    if a.screen_csv:
+        _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
+        _csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
+    (print_screen_markdown if a.markdown else print_screen)(table)
+    return 0
+
+
+def sweep_command(a):
+    """analyze.py --sweep-csv CSV DIR...: one row per run."""
+    rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
+    if not rows:
+        raise AnalysisError(f"no runs (params.env) under {' '.join(a.dirs)}")
+    _csv(a.sweep_csv, SWEEP_COLS, rows)
+    return 0
+
+
+def summary_command(a, ap):
+    """analyze.py DIR: the runs' files, summary.json and the table."""
+    if len(a.dirs) != 1:
+        ap.error("give one DIR (or use --sweep-csv)")
+    runs = find_runs(a.dirs[0])
+    if not runs:
+        raise AnalysisError(f"{a.dirs[0]}: no run directories (params.env) found")
+    summary = summarize(runs, a.warmup, a.cooldown)
+    path = a.summary or os.path.join(a.dirs[0], "summary.json")
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1)
+    if not a.quiet:
+        print_table(summary)
+        print(f"summary: {path}")
+    return 0
+
+
+def command(a, ap):
+    """The work of one analyze.py command line (parsed: a); returns the exit status."""
+    if a.screen:
+        return screen_command(a)
+    if a.sweep_csv:
+        return sweep_command(a)
+    return summary_command(a, ap)
+
+
+def cli_errors(prog, fn, *args):
+    """fn(*args) as the body of a command: an AnalysisError or OSError becomes one line
+    'PROG: error: ...' on stderr (no traceback) and exit status 1."""
     try:
-        if a.screen:
-            rows = screen_runs(a.screen)
-            if not rows:
-                raise AnalysisError(f"{a.screen}: no finished screen jobs "
-                                    "(<config>/<scenario>/seed<N>/summary.json)")
-            table = screen_table(rows)
-            if a.screen_csv:
-                _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
-                _csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
-            (print_screen_markdown if a.markdown else print_screen)(table)
-            return 0
-        if a.sweep_csv:
-            rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
-            if not rows:
-                raise AnalysisError(f"no runs (params.env) under {' '.join(a.dirs)}")
-            _csv(a.sweep_csv, SWEEP_COLS, rows)
-            return 0
-        if len(a.dirs) != 1:
-            ap.error("give one DIR (or use --sweep-csv)")
-        runs = find_runs(a.dirs[0])
-        if not runs:
-            raise AnalysisError(f"{a.dirs[0]}: no run directories (params.env) found")
-        summary = summarize(runs, a.warmup, a.cooldown)
-        path = a.summary or os.path.join(a.dirs[0], "summary.json")
-        with open(path, "w") as f:
-            json.dump(summary, f, indent=1)
-        if not a.quiet:
-            print_table(summary)
-            print(f"summary: {path}")
+        return fn(*args)
     except AnalysisError as e:
-        print(f"analyze.py: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"analyze.py: error: {e.filename}: {e.strerror}", file=sys.stderr)
+        print(f"{prog}: error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
-    return 0
+
+
+def main(argv=None):
+    """analyze.py's command line (see the module's docstring); returns the exit status."""
+    ap = parser()
+    return cli_errors("analyze.py", command, ap.parse_args(argv), ap)
 
 
 if __name__ == "__main__":
