@@ -186,15 +186,9 @@ SWEEPS = {
 }
 
 
-def sweep_plot(csv_path, outdir=None):
-    rows = read_csv(csv_path)
-    if not rows:
-        raise analyze.AnalysisError(f"{csv_path}: no rows")
-    name = rows[0]["sweep"] or os.path.splitext(os.path.basename(csv_path))[0]
-    if name not in SWEEPS:
-        raise analyze.AnalysisError(f"{csv_path}: unknown sweep '{name}'")
-    xkey, xlabel, ykey, ylabel, logx, title = SWEEPS[name]
-    # series: cc, plus the buffer for the loss and flows sweeps
+def sweep_series(rows, name, xkey, ykey):
+    """{(cc, buffer_bdp): {x: [y, ...]}} of sweep CSV rows, the buffer only for the loss
+    and flows sweeps; retransmission rates in %; rows without x or y are left out."""
     series = defaultdict(lambda: defaultdict(list))
     for r in rows:
         x, y = num(r[xkey]), num(r[ykey])
@@ -204,6 +198,20 @@ def sweep_plot(csv_path, outdir=None):
             y *= 100
         key = (r["cc"], r["buffer_bdp"] if name in ("loss", "flows") else "")
         series[key][x].append(y)
+    return series
+
+
+def sweep_plot(csv_path, outdir=None):
+    """sweep_<name>.png of one sweep CSV (analyze.py --sweep-csv), next to it or in
+    outdir; returns its path."""
+    rows = read_csv(csv_path)
+    if not rows:
+        raise analyze.AnalysisError(f"{csv_path}: no rows")
+    name = rows[0]["sweep"] or os.path.splitext(os.path.basename(csv_path))[0]
+    if name not in SWEEPS:
+        raise analyze.AnalysisError(f"{csv_path}: unknown sweep '{name}'")
+    xkey, xlabel, ykey, ylabel, logx, title = SWEEPS[name]
+    series = sweep_series(rows, name, xkey, ykey)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     styles = ["-", "--", ":", "-."]
     bdps = sorted({k[1] for k in series}, key=lambda v: num(v) or 0)
