@@ -8,6 +8,8 @@ PROG="$(basename "$0")"
 PATH="$PATH:/usr/sbin:/sbin" # depmod, ip, tc for non-root users
 
 log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+# die MESSAGE: exit with status $DIE_RC (default 1); scripts with documented exit codes set
+# DIE_RC for a phase (DIE_RC=123 during setup) or one call (DIE_RC=2 die "bad option").
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit "${DIE_RC:-1}"; }
 
 # need TOOL... : fail with a hint to scripts/setup.sh if a command is missing.
@@ -28,10 +30,17 @@ check_series() {
 	esac
 }
 
-# lock NAME: hold an exclusive lock on $CACHE/.lock.NAME until the script exits (parallel runs
-# must not unpack or build into the same cache directory at once).
-lock() {
-	mkdir -p "$CACHE"
-	exec {_lockfd}>"$CACHE/.lock.$1"
-	flock -w 1800 "$_lockfd" || die "timed out waiting for $CACHE/.lock.$1"
+# lock NAME: hold an exclusive lock on $CACHE/.lock.NAME until unlock or the script exits
+# (parallel runs must not unpack or build into the same cache directory at once).
+lock() { lock_file "$CACHE/.lock.$1"; }
+# lock_file FILE [SECONDS]: the same on any lock file; gives up after SECONDS (default 1800).
+# unlock releases the latest lock; earlier ones stay held until the script exits.
+lock_file() {
+	mkdir -p "$(dirname "$1")"
+	exec {_lockfd}>"$1"
+	flock -n "$_lockfd" && return
+	log "waiting for $1 (held by another run)"
+	flock -w "${2:-1800}" "$_lockfd" || die "timed out waiting for $1"
 }
+unlock() { exec {_lockfd}>&-; }
+
