@@ -14,7 +14,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers; print the kbuild dir
-       scripts/uml.sh module    build tcp_bbr_a.ko against UML; print its path
+       scripts/uml.sh module    build tcp_bbr_a.ko against UML (cached by content); print its path
        scripts/uml.sh run [--kernel uml] [--virtual-time] [--timeout SEC] [--out HOSTDIR]
                           [--seed N] [--mem MB] [--smp 1] [--ko FILE] -- COMMAND [ARGS...]
 
@@ -35,6 +35,8 @@ EOF
 
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=scripts/lib/module.sh
+source "$REPO/scripts/lib/module.sh"
 # shellcheck source=scripts/lib/uml_kernel.sh
 source "$REPO/scripts/lib/uml_kernel.sh"
 
@@ -108,7 +110,7 @@ cmd_run() {
 	if [[ -n $ko_arg ]]; then
 		ko=$(realpath "$ko_arg")
 	else
-		ko=$(build_module "$kdir") || exit 123
+		ko=$(uml_module "$kdir") || exit 123
 	fi
 
 	trap cleanup EXIT
@@ -196,7 +198,7 @@ cmd_run() {
 case ${1-} in
 build) shift; kdir=$(build_kernel); build_helper "$UML_FILES/poweroff.c" uml-poweroff >/dev/null
 	echo "$kdir/tree" ;;
-module) shift; kdir=$(build_kernel); build_module "$kdir" ;;
+module) shift; kdir=$(build_kernel); uml_module "$kdir" ;;
 run) shift; cmd_run "$@" ;;
 -h | --help | help) usage ;;
 *) usage >&2; exit 2 ;;

@@ -1,5 +1,5 @@
 # The User-Mode Linux kernel, its static helpers and the module built for it, all cached;
-# sourced by scripts/uml.sh after common.sh.
+# sourced by scripts/uml.sh after common.sh and module.sh.
 # shellcheck shell=bash
 
 UML_FILES=$REPO/scripts/uml
@@ -94,30 +94,10 @@ build_helper() {
 	echo "$dir/$2"
 }
 
-# Copies the module sources to $CACHE/uml-build/<kernel>-<sources hash>/ and builds there.
-# Prints the .ko path, or nothing when the project has no module source (yet).
-build_module() {
-	local kdir=$1 files=() f dir lockfd
+# uml_module KDIR: the repository's tcp_bbr_a.ko for the UML kernel in KDIR, built the one way
+# (module_build: cached by content, ARCH=um reaches kbuild through the project's Makefile);
+# prints its path, or nothing when the project has no module source (yet). Exit 123 on failure.
+uml_module() {
 	[[ -f $REPO/tcp_bbr_a.c ]] || { log "warning: $REPO/tcp_bbr_a.c missing: no module (BBR_A_KO empty)"; return 0; }
-	for f in Makefile Kbuild "$REPO"/*.c include; do
-		f=${f#"$REPO"/}
-		[[ -e $REPO/$f ]] && files+=("$f")
-	done
-	dir=$CACHE/uml-build/$(basename "$kdir")-$(cd "$REPO" && find "${files[@]}" -type f -print0 |
-		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
-	if [[ ! -f $dir/tcp_bbr_a.ko ]]; then
-		mkdir -p "$CACHE/uml-build"
-		exec {lockfd}>"$dir.lock"
-		flock "$lockfd"
-		if [[ ! -f $dir/tcp_bbr_a.ko ]]; then
-			rm -rf "$dir"
-			mkdir -p "$dir"
-			(cd "$REPO" && cp -R "${files[@]}" "$dir/")
-			make -C "$kdir/tree" ARCH=um M="$dir" modules >"$dir/build.log" 2>&1 ||
-				{ cat "$dir/build.log" >&2; rm -f "$dir/tcp_bbr_a.ko"; DIE_RC=123 die "module build against UML failed"; }
-			[[ -f $dir/tcp_bbr_a.ko ]] || DIE_RC=123 die "module build produced no tcp_bbr_a.ko (see $dir/build.log)"
-		fi
-		exec {lockfd}>&-
-	fi
-	echo "$dir/tcp_bbr_a.ko"
+	DIE_RC=123 module_build "uml-${1##*/}" "$REPO" "$1/tree" ARCH=um
 }
