@@ -19,8 +19,8 @@ usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers;
                           [--seed N] [--mem MB] [--smp 1] [--ko FILE] -- COMMAND [ARGS...]
 
 run boots UML (root = the host's / over hostfs, read-only; /run /tmp /var/tmp /root /dev/shm
-are tmpfs) and runs COMMAND with
-/bin/sh -c semantics. In the guest: BBR_A_SRC (copy of the project tree), BBR_A_KO
+are tmpfs) and runs COMMAND with /bin/sh -c semantics. In the guest: BBR_A_SRC (copy of the
+project tree as on disk, less .git, results/ and build products), BBR_A_KO
 (tcp_bbr_a.ko, not loaded), BBR_A_OUT (copied back to HOSTDIR), BBR_A_KERNEL=uml,
 BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is always on (--virtual-time is implied). Default seed 1.
 --ko FILE: use this tcp_bbr_a.ko (built for UML) instead of building the repository's.
@@ -82,7 +82,7 @@ console_tail() {
 }
 
 cmd_run() {
-	local timeout=900 out='' seed=1 mem=1024 kdir poweroff sampler ko='' ko_arg='' cmdline rc finished f
+	local timeout=900 out='' seed=1 mem=1024 kdir poweroff sampler ko='' ko_arg='' cmdline rc finished
 	DIE_RC=2 # usage errors
 	while (($#)); do
 		case $1 in
@@ -102,7 +102,7 @@ cmd_run() {
 	done
 	(($#)) || { usage >&2; die "no COMMAND given (put it after --)"; }
 	DIE_RC=123 # setup failures, from here on
-	need setsid pkill tail sha256sum
+	need setsid pkill tail sha256sum tar
 
 	kdir=$(build_kernel) || exit 123
 	poweroff=$(build_helper "$UML_FILES/poweroff.c" uml-poweroff) || exit 123
@@ -119,10 +119,7 @@ cmd_run() {
 	mkdir -p "$CACHE/uml-run"
 	RUN_DIR=$(mktemp -d "$CACHE/uml-run/run.XXXXXXXX")
 	mkdir -p "$RUN_DIR/src" "$RUN_DIR/out" "$RUN_DIR/home"
-	# A copy of the project tree (fixed layout only: no .git, no results)
-	for f in Makefile Kbuild tcp_bbr_a.c include scripts testbed tests plots README.md LICENSE .ci; do
-		[[ -e $REPO/$f ]] && cp -R "$REPO/$f" "$RUN_DIR/src/"
-	done
+	copy_tree "$RUN_DIR/src" || die "cannot copy the project tree into $RUN_DIR/src"
 	[[ -n $ko ]] && cp "$ko" "$RUN_DIR/tcp_bbr_a.ko"
 	cp "$poweroff" "$RUN_DIR/poweroff"
 	cp "$sampler" "$RUN_DIR/sampler"

@@ -44,3 +44,15 @@ lock_file() {
 }
 unlock() { exec {_lockfd}>&-; }
 
+# What copy_tree leaves out: VCS data, experiment results, Python caches and build products.
+# tar patterns: './NAME' is NAME at the top of the tree only, a bare pattern matches anywhere.
+TREE_EXCLUDES=(.git ./results ./tests/unit/build __pycache__ .pytest_cache '*.pyc'
+	'*.ko' '*.o' '*.mod' '*.mod.c' '.*.cmd' '.*.d' Module.symvers modules.order .tmp_versions)
+
+# copy_tree DEST: the project tree as it is on disk (uncommitted changes included, every
+# directory but the excluded ones) into DEST; this is $BBR_A_SRC in the guests.
+copy_tree() {
+	local x ex=()
+	for x in "${TREE_EXCLUDES[@]}"; do ex+=(--exclude="$x"); done
+	mkdir -p "$1" && tar -C "$REPO" "${ex[@]}" -cf - . | tar -C "$1" -xf -
+}
