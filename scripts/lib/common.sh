@@ -11,6 +11,8 @@ log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 # die MESSAGE: exit with status $DIE_RC (default 1); scripts with documented exit codes set
 # DIE_RC for a phase (DIE_RC=123 during setup) or one call (DIE_RC=2 die "bad option").
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit "${DIE_RC:-1}"; }
+# bad MESSAGE: a usage error: exit 2 with a pointer to --help.
+bad() { printf '%s: error: %s\n(see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit 2; }
 
 # need TOOL... : fail with a hint to scripts/setup.sh if a command is missing.
 need() {
