@@ -19,7 +19,7 @@ Boots the newest Debian 6.1 or 6.12 kernel (fetched once into the cache) in QEMU
 a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
 COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
 Guest environment:
-  BBR_A_SRC     copy of the project tree (testbed/ tests/ scripts/ ...)
+  BBR_A_SRC     copy of the project tree as on disk, less .git, results/ and build products
   BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
   BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
   BBR_A_KERNEL  6.1 / 6.12
@@ -107,9 +107,7 @@ base=$(base_initramfs "$kdir" "$tmp")
 
 # Per-run cpio: the project tree, the module, the command and its environment.
 run=$tmp/run
-mkdir -p "$run/bbr_a/src"
-tar -C "$REPO" --exclude=.git --exclude=results --exclude=__pycache__ --exclude=.pytest_cache \
-	--exclude='*.ko' --exclude='*.o' --exclude='.*.cmd' -cf - . | tar -C "$run/bbr_a/src" -xf -
+copy_tree "$run/bbr_a/src" || die "cannot copy the project tree into the guest's initramfs"
 cp "$ko" "$run/bbr_a/tcp_bbr_a.ko"
 printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
 printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\n' \

@@ -5,8 +5,8 @@ set -euo pipefail
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run.
 {
-PROG=rtt_fairness.sh
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 
 usage() {
 	cat <<EOF
@@ -54,10 +54,6 @@ the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/gue
 --virtual-time. Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
 EOF
 }
-
-die() { echo "$PROG: error: $*" >&2; exit 1; }
-bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
-log() { echo "$PROG: $*" >&2; }
 
 NUM='^([0-9]+([.][0-9]*)?|[.][0-9]+)$'
 INT='^[0-9]+$'

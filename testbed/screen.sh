@@ -5,8 +5,8 @@
 # --screen (mean and 95 % confidence interval per configuration and scenario).
 set -euo pipefail
 {
-PROG=screen.sh
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 
 usage() {
 	cat <<EOF
@@ -27,9 +27,8 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --dry-run        list the jobs and whether each is done
 EOF
 }
-die() { echo "$PROG: error: $*" >&2; exit 1; }
-bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
-log() { echo "$PROG: $(date +%H:%M:%S) $*" >&2; }
+# The progress lines of parallel jobs carry the time of day.
+log() { printf '%s: %s %s\n' "$PROG" "$(date +%H:%M:%S)" "$*" >&2; }
 
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
 SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS=$(nproc) SAMPLE=0 DRY=0

@@ -5,8 +5,8 @@ set -euo pipefail
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run.
 {
-PROG=sweep.sh
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 
 usage() {
 	cat <<EOF
@@ -41,10 +41,6 @@ Sweeps (default grid = reduced; --full = the paper's grid):
   --dry-run          print the points; run nothing
 EOF
 }
-
-die() { echo "$PROG: error: $*" >&2; exit 1; }
-bad() { echo "$PROG: error: $*" >&2; echo "(see $PROG --help)" >&2; exit 2; }
-log() { echo "$PROG: $*" >&2; }
 
 SWEEPS=buffer,ratio,loss,flows FULL=0 CCS=bbr_a,bbr,cubic RATE=100 DUR=20 WARMUP=5 REPEAT=1
 SEED=1 OUT='' RESUME=0 PLOT=0 DRY=0 JOBS=''

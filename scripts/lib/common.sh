@@ -8,7 +8,11 @@ PROG="$(basename "$0")"
 PATH="$PATH:/usr/sbin:/sbin" # depmod, ip, tc for non-root users
 
 log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+# die MESSAGE: exit with status $DIE_RC (default 1); scripts with documented exit codes set
+# DIE_RC for a phase (DIE_RC=123 during setup) or one call (DIE_RC=2 die "bad option").
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit "${DIE_RC:-1}"; }
+# bad MESSAGE: a usage error: exit 2 with a pointer to --help.
+bad() { printf '%s: error: %s\n(see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit 2; }
 
 # need TOOL... : fail with a hint to scripts/setup.sh if a command is missing.
 need() {
@@ -28,10 +32,29 @@ check_series() {
 	esac
 }
 
-# lock NAME: hold an exclusive lock on $CACHE/.lock.NAME until the script exits (parallel runs
-# must not unpack or build into the same cache directory at once).
-lock() {
-	mkdir -p "$CACHE"
-	exec {_lockfd}>"$CACHE/.lock.$1"
-	flock -w 1800 "$_lockfd" || die "timed out waiting for $CACHE/.lock.$1"
+# lock NAME: hold an exclusive lock on $CACHE/.lock.NAME until unlock or the script exits
+# (parallel runs must not unpack or build into the same cache directory at once).
+lock() { lock_file "$CACHE/.lock.$1"; }
+# lock_file FILE [SECONDS]: the same on any lock file; gives up after SECONDS (default 1800).
+# unlock releases the latest lock; earlier ones stay held until the script exits.
+lock_file() {
+	mkdir -p "$(dirname "$1")"
+	exec {_lockfd}>"$1"
+	flock -n "$_lockfd" && return
+	log "waiting for $1 (held by another run)"
+	flock -w "${2:-1800}" "$_lockfd" || die "timed out waiting for $1"
+}
+unlock() { exec {_lockfd}>&-; }
+
+# What copy_tree leaves out: VCS data, experiment results, Python caches and build products.
+# tar patterns: './NAME' is NAME at the top of the tree only, a bare pattern matches anywhere.
+TREE_EXCLUDES=(.git ./results ./tests/unit/build __pycache__ .pytest_cache '*.pyc'
+	'*.ko' '*.o' '*.mod' '*.mod.c' '.*.cmd' '.*.d' Module.symvers modules.order .tmp_versions)
+
+# copy_tree DEST: the project tree as it is on disk (uncommitted changes included, every
+# directory but the excluded ones) into DEST; this is $BBR_A_SRC in the guests.
+copy_tree() {
+	local x ex=()
+	for x in "${TREE_EXCLUDES[@]}"; do ex+=(--exclude="$x"); done
+	mkdir -p "$1" && tar -C "$REPO" "${ex[@]}" -cf - . | tar -C "$1" -xf -
 }

@@ -1,0 +1,103 @@
+# The User-Mode Linux kernel, its static helpers and the module built for it, all cached;
+# sourced by scripts/uml.sh after common.sh and module.sh.
+# shellcheck shell=bash
+
+UML_FILES=$REPO/scripts/uml
+SRC_PKG=linux-source-6.1
+SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
+JOBS=${BBR_A_UML_JOBS:-2}
+# Bump when the build recipe below changes in a way that changes the kernel (part of the key).
+RECIPE=2
+# Fixed build identity: uname -v is mixed into the guest's RNG, so two builds of the same
+# sources give the same runs (on other machines too).
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=tcp_bbr_a \
+	KBUILD_BUILD_HOST=uml KBUILD_BUILD_VERSION=1
+
+hash_of() { { echo "recipe $RECIPE"; cat "$@"; } | sha256sum | cut -c1-12; }
+
+kernel_dir() {
+	local ver
+	[[ -r $SRC_TARBALL ]] ||
+		die "$SRC_TARBALL missing: apt-get install --no-install-recommends $SRC_PKG"
+	ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
+		die "cannot read the version of $SRC_PKG (dpkg-query)"
+	echo "$CACHE/uml/$ver-$(hash_of "$UML_FILES/config.fragment" "$UML_FILES"/*.patch)"
+}
+
+# Every line of the fragment must hold in the final .config ("is not set" = absent or unset).
+check_config() {
+	local config=$1 fragment=$2 line sym bad=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)= ]]; then
+			grep -qxF -- "$line" "$config" || { log "config: want $line, got: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$config" || echo absent)"; bad=1; }
+		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			sym=${BASH_REMATCH[1]}
+			if grep -qE "^$sym=" "$config"; then
+				log "config: want $sym off, got: $(grep -E "^$sym=" "$config")"
+				bad=1
+			fi
+		fi
+	done <"$fragment"
+	return "$bad"
+}
+
+# build_kernel: build the UML kernel once (cached by the source version and our patches and
+# config); prints its dir, whose tree/ is the kbuild dir.
+build_kernel() {
+	local kdir tree start p
+	# errexit is off in $(...): stop here rather than build into "/tree"
+	kdir=$(kernel_dir) || exit
+	tree=$kdir/tree
+	[[ -f $kdir/.complete ]] && { echo "$kdir"; return; }
+	need make gcc flex bison bc patch xz tar flock nice
+	lock_file "$CACHE/uml/.build.lock" 7200
+	if [[ ! -f $kdir/.complete ]]; then
+		start=$(date +%s)
+		rm -rf "$kdir"
+		mkdir -p "$kdir"
+		log "building UML kernel in $kdir (takes ~10 min on 2 cores; log: $kdir/build.log)"
+		{
+			tar -xJf "$SRC_TARBALL" -C "$kdir"
+			mv "$kdir/$SRC_PKG" "$tree"
+			for p in "$UML_FILES"/*.patch; do
+				patch -d "$tree" -p1 --forward <"$p"
+			done
+			make -C "$tree" ARCH=um defconfig
+			"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree" "$tree/.config" \
+				"$UML_FILES/config.fragment"
+			make -C "$tree" ARCH=um olddefconfig
+		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; die "UML configuration failed"; }
+		check_config "$tree/.config" "$UML_FILES/config.fragment" ||
+			die "UML .config does not match scripts/uml/config.fragment (see above)"
+		nice -n 10 make -C "$tree" ARCH=um -j"$JOBS" linux modules >>"$kdir/build.log" 2>&1 ||
+			{ tail -n 40 "$kdir/build.log" >&2; die "UML kernel build failed (log: $kdir/build.log)"; }
+		echo $(($(date +%s) - start)) >"$kdir/build-seconds"
+		touch "$kdir/.complete"
+		log "UML kernel built in $(cat "$kdir/build-seconds") s"
+	fi
+	unlock
+	echo "$kdir"
+}
+
+# build_helper SOURCE NAME: a static binary of one C file, cached by the file's hash; prints
+# its path. The guest gets it from the run dir (it needs no libraries of the host's).
+build_helper() {
+	local dir
+	dir=$CACHE/uml/tools-$(hash_of "$1")
+	if [[ ! -x $dir/$2 ]]; then
+		need gcc
+		mkdir -p "$dir"
+		gcc -static -O2 -Wall -o "$dir/$2.tmp.$$" "$1" ||
+			die "cannot build the static helper $2 from $1 (libc6-dev with libc.a needed)"
+		mv "$dir/$2.tmp.$$" "$dir/$2"
+	fi
+	echo "$dir/$2"
+}
+
+# uml_module KDIR: the repository's tcp_bbr_a.ko for the UML kernel in KDIR, built the one way
+# (module_build: cached by content, ARCH=um reaches kbuild through the project's Makefile);
+# prints its path, or nothing when the project has no module source (yet). Exit 123 on failure.
+uml_module() {
+	[[ -f $REPO/tcp_bbr_a.c ]] || { log "warning: $REPO/tcp_bbr_a.c missing: no module (BBR_A_KO empty)"; return 0; }
+	DIE_RC=123 module_build "uml-${1##*/}" "$REPO" "$1/tree" ARCH=um
+}
