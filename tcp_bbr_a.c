@@ -59,7 +59,7 @@
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.2.0"
+#define BBR_A_VERSION		"0.3.0"
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24
@@ -261,9 +261,9 @@ BBR_A_PARAM(fair_probe_hold, 0, 0, 1,
 	    "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
 BBR_A_PARAM(fair_cwnd_probe, 0, 0, 1,
 	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
-BBR_A_PARAM(fair_cwnd_queue_us, 20000, 0, 1000000,
+BBR_A_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
-BBR_A_PARAM(fair_cwnd_pkts, 0, 0, 10000,
+BBR_A_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	    "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
 /* bbq and da_bbr: see their sections. */
@@ -793,9 +793,15 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
  * i.e. queue for as long as its own RTT: a 50 ms flow may hold five times the
  * queueing time a 10 ms flow may, and a shared queue then starves the short
  * flow whatever the pacing gains do. bbr_a_fair keeps Pup/Pdown and changes:
- *  - the cwnd target in PROBE_BW: bw x (min_rtt + fair_cwnd_queue_us), the
- *    same queueing time for every flow (20 ms by default); probing only
- *    fills that allowance (fair_cwnd_probe=1 scales min_rtt by the gain);
+ *  - the cwnd target in PROBE_BW: bw x (min_rtt + fair_cwnd_queue_us) +
+ *    fair_cwnd_pkts, the same queueing time and the same number of queued
+ *    packets for every flow (5 ms and 32 by default). With the time term
+ *    alone, flows whose caps bind share a queue Q = Qa in any split, and
+ *    the short flow's max filter, 10 of its short rounds, sheds bandwidth
+ *    faster whenever Q > Qa: the split drifts to the long flow. With the
+ *    packet term each flow queues alpha = x x (Q - Qa) packets, so x is
+ *    the same for all (Vegas' equilibrium). Probing only fills the
+ *    allowance (fair_cwnd_probe=1 scales min_rtt by the gain);
  *  - phase 0 always probes with Pup (fair_probe_hold=1: hold while queued);
  *  - phase 1 drains with Pdown while the queueing delay this ACK saw,
  *    rtt - min_rtt, exceeds fair_queue_us (one signal every flow on the
