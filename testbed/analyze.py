@@ -421,7 +421,8 @@ def trace_rows(events, fl, sport, t0):
 
 def trace_stats(rows, w0, w1):
     """Per flow, over [w0, w1]: share of PROBE_BW events per gain reason, share of events
-    that found the flow cwnd-limited, mean phi; None without events."""
+    that found the flow cwnd-limited, mean phi, mean queueing delay rtt - min_rtt (ms) at its
+    ACKs; None without events."""
     pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
     if not pb:
         return None
@@ -429,10 +430,12 @@ def trace_stats(rows, w0, w1):
     for r in pb:
         why[r[6]] = why.get(r[6], 0) + 1
     phis = [r[11] for r in pb if r[11] is not None]
+    queue = [(r[9] - r[12]) / 1000 for r in pb if r[9] >= 0]
     return {"events": len(pb),
             "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
             "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
-            "phi_mean": round(mean(phis), 4) if phis else None}
+            "phi_mean": round(mean(phis), 4) if phis else None,
+            "queue_ms_mean": round(mean(queue), 3) if queue else None}
 
 
 def fnum(env, key, path, default=None):
@@ -919,7 +922,7 @@ def mean_ci95(xs):
 SCREEN_RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
                    "buffer_bdp", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
                    "throughputs_mbps", "cwnd_limited_shares", "probe_shares", "hold_shares",
-                   "drain_shares", "phi_means", "kernel", "module_version",
+                   "drain_shares", "phi_means", "trace_queue_ms", "kernel", "module_version",
                    "module_srcversion"]
 
 
@@ -952,6 +955,7 @@ def screen_runs(root):
                          _per_flow(r["flows"], lambda t: t["why_share"].get("hold", 0)),
                          _per_flow(r["flows"], lambda t: t["why_share"].get("drain", 0)),
                          _per_flow(r["flows"], lambda t: t["phi_mean"]),
+                         _per_flow(r["flows"], lambda t: t.get("queue_ms_mean")),
                          r.get("kernel"), r.get("module_version"),
                          p.get("module_srcversion", "")])
     return rows

@@ -29,7 +29,8 @@ def test_parse_and_select_one_flow(tmp_path):
     stats = analyze.trace_stats(rows, 1.0, 5.0)
     # only PROBE_BW events (mode 2) count; the STARTUP event does not
     assert stats == {"events": 2, "why_share": {"drain": 0.5, "probe": 0.5},
-                     "cwnd_limited_share": 0.5, "phi_mean": 0.75}
+                     "cwnd_limited_share": 0.5, "phi_mean": 0.75,
+                     "queue_ms_mean": 8.0}  # (2 ms + 14 ms) / 2
     assert analyze.trace_stats(rows, 3.0, 5.0) is None
 
 
