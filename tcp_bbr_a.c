@@ -836,6 +836,20 @@ static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
 	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 }
 
+/*
+ * Has bbr_a_fair's probe-up phase done all the cwnd lets it do? BBRv1 ends
+ * the phase once inflight reaches pacing_gain x BDP, below its 2 BDP cap.
+ * bbr_a_fair's cap, BDP + Qa x bw + alpha, is little more than the BDP for a
+ * long-RTT flow, and a probe that waits for an inflight the cap forbids
+ * never ends: phase 0 then lasts until a loss and the flow never reaches
+ * its drain phase (the 100 ms flow of the 10 vs 100 ms traces, for seconds
+ * at a time). So the phase also ends once the flow is cwnd-limited.
+ */
+static bool bbr_a_fair_probe_capped(struct sock *sk)
+{
+	return tcp_sk(sk)->is_cwnd_limited;
+}
+
 /* ====================== end of BBR-A fair (bbr_a_fair) ================== */
 
 /* The cwnd target's BDP part: gain * BDP in BBRv1 and bbr_a. */
@@ -953,7 +967,8 @@ static bool bbr_is_next_cycle_phase(struct sock *sk,
 	if (bbr->pacing_gain > BBR_UNIT)
 		return full_length &&
 		       (rs->losses ||
-			inflight >= bbr_inflight(sk, bw, bbr->pacing_gain));
+			inflight >= bbr_inflight(sk, bw, bbr->pacing_gain) ||
+			(bbr_a_is_fair(bbr) && bbr_a_fair_probe_capped(sk)));
 
 	return full_length || inflight <= bbr_inflight(sk, bw, BBR_UNIT);
 }

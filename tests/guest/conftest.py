@@ -1,3 +1,38 @@
+"""Shared fixtures of the guest tests."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+UML_SH = REPO / "scripts" / "uml.sh"
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "guest: boots QEMU guests (slow; needs scripts/setup.sh)")
     config.addinivalue_line("markers", "uml: runs User-Mode Linux guests")
+
+
+def _missing_prerequisites():
+    if os.uname().machine != "x86_64":
+        return "UML is built for x86_64 only"
+    if not Path("/usr/src/linux-source-6.1.tar.xz").exists():
+        return "linux-source-6.1 not installed (scripts/setup.sh installs it)"
+    tools = ["make", "gcc", "flex", "bison", "bc", "patch", "iperf3", "ethtool"]
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        return "missing tools to build/run UML: " + ", ".join(missing)
+    return None
+
+
+@pytest.fixture(scope="module")
+def uml_kernel():
+    reason = _missing_prerequisites()
+    if reason:
+        pytest.skip("UML kernel cannot be built on this machine: " + reason)
+    # Builds once (~10 min) when not cached; a build failure is a test failure.
+    p = subprocess.run([str(UML_SH), "build"], capture_output=True, text=True)
+    assert p.returncode == 0, "UML build failed:\n" + p.stderr[-4000:]
+    return p.stdout.strip()

@@ -4,8 +4,6 @@ Host-side integration test (needs ~2 GB of disk and, when the UML kernel is not
 cached yet, ~10 minutes to build it). Selected with `-m uml`; deselect with `-m "not uml"`.
 """
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -17,29 +15,6 @@ SCENARIO = "scripts/uml/det-scenario.sh"  # path inside the guest's copy of the 
 SIM_SECONDS = 3
 
 pytestmark = pytest.mark.uml
-
-
-def _missing_prerequisites():
-    if os.uname().machine != "x86_64":
-        return "UML is built for x86_64 only"
-    if not Path("/usr/src/linux-source-6.1.tar.xz").exists():
-        return "linux-source-6.1 not installed (scripts/setup.sh installs it)"
-    tools = ["make", "gcc", "flex", "bison", "bc", "patch", "iperf3", "ethtool"]
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        return "missing tools to build/run UML: " + ", ".join(missing)
-    return None
-
-
-@pytest.fixture(scope="module")
-def uml_kernel():
-    reason = _missing_prerequisites()
-    if reason:
-        pytest.skip("UML kernel cannot be built on this machine: " + reason)
-    # Builds once (~10 min) when not cached; a build failure is a test failure.
-    p = subprocess.run([str(UML_SH), "build"], capture_output=True, text=True)
-    assert p.returncode == 0, "UML build failed:\n" + p.stderr[-4000:]
-    return p.stdout.strip()
 
 
 def run_guest(tmp_path, name, *command, seed=1):

@@ -1,0 +1,61 @@
+"""bbr_a_fair on UML (time travel): the probe-up phase ends even when the cwnd cap binds.
+
+Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
+"""
+import csv
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.uml
+
+
+def longest_phase0(rows):
+    """Per flow: the longest time (s) from the first PROBE_BW phase-0 event of a stretch to
+    the event that ends it (the first later event in another phase or state)."""
+    longest, start = {}, {}
+    for r in rows:
+        f, t = r["flow"], float(r["t_s"])
+        in_probe = r["mode"] == "2" and r["phase"] == "0"
+        if in_probe and f not in start:
+            start[f] = t
+        elif not in_probe and f in start:
+            longest[f] = max(longest.get(f, 0.0), t - start.pop(f))
+    return longest
+
+
+def test_longest_phase0_counts_stretches():
+    rows = [{"flow": "1", "t_s": t, "mode": m, "phase": p} for t, m, p in
+            [("1.0", "2", "0"), ("1.5", "2", "0"), ("2.0", "2", "1"), ("3.0", "2", "0"),
+             ("3.1", "3", "0"), ("4.0", "2", "2")]]
+    assert longest_phase0(rows) == {"1": 1.0}
+
+
+def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
+    """10 ms vs 100 ms at 5 BDP: the 100 ms flow's cap, BDP + Qa x bw + alpha, is below
+    Pup x BDP whenever phi is small, so a phase 0 that waited for Pup x BDP of inflight
+    never ended (4+ s in the traces of 0.2.0, no drain phase meanwhile). The phase must
+    end within a few of the flow's rounds.
+
+    Regression test for bbr_a_fair_probe_capped(): without it, this run keeps the 100 ms
+    flow in phase 0 for seconds.
+    """
+    out = tmp_path / "fair"
+    p = subprocess.run(
+        [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr_a_fair",
+         "--rtt", "10,100", "--buffer-bdp", "5", "--duration", "15", "--warmup", "2",
+         "--sample-ms", "0", "--seed", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
+    with open(out / "bbr_a_fair" / "run1" / "trace.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["flow"] for r in rows if r["mode"] == "2"} == {"1", "2"}, "no PROBE_BW events"
+    rtt_s = {r["flow"]: float(r["rtt_ms"]) / 1000 for r in rows}
+    longest = longest_phase0(rows)
+    too_long = {f: round(t, 3) for f, t in longest.items() if t > 5 * rtt_s[f] + 0.05}
+    assert not too_long, f"phase 0 lasted (s) {too_long}; all flows' longest: {longest}"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["results"][0]["utilization"] > 0.9, summary["results"][0]
