@@ -1031,6 +1031,43 @@ def sweep_rows(name, dirs, warmup=None, cooldown=None):
     return rows
 
 
+TRACE_BIN_COLS = ["t_s", "flow", "rtt_ms", "events", "bw_mbps", "cwnd", "inflight",
+                  "queue_ms", "cwnd_limited_share", "probe_share", "drain_share"]
+
+
+def trace_bins(rows, step):
+    """trace.csv rows (dicts) of PROBE_BW events -> one TRACE_BIN_COLS row per flow and
+    step-second bin: means of the flow's model state, shares of its events."""
+    bins = {}
+    for r in rows:
+        if r["mode"] != "2":
+            continue
+        key = (int(r["flow"]), int(float(r["t_s"]) // step))
+        bins.setdefault(key, []).append(r)
+    out = []
+    for (flow, b), rs in sorted(bins.items()):
+        def avg(k):
+            return round(mean([float(x[k]) for x in rs]), 3)
+        queue = [(float(x["rtt_us"]) - float(x["min_rtt_us"])) / 1000
+                 for x in rs if float(x["rtt_us"]) >= 0]
+        out.append([round(b * step, 3), flow, rs[0]["rtt_ms"], len(rs), avg("bw_mbps"),
+                    avg("cwnd"), avg("inflight"), round(mean(queue), 3) if queue else None,
+                    avg("cwnd_limited"),
+                    round(sum(x["why"] == "probe" for x in rs) / len(rs), 3),
+                    round(sum(x["why"] == "drain" for x in rs) / len(rs), 3)])
+    return out
+
+
+def trace_bins_command(a):
+    """analyze.py --trace-bins CSV RUN_DIR: the run's gain trace in --bin-s bins."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--trace-bins needs one run directory (with trace.csv)")
+    with open(os.path.join(a.dirs[0], "trace.csv")) as f:
+        rows = trace_bins(list(csv.DictReader(f)), a.bin_s)
+    _csv(a.trace_bins, TRACE_BIN_COLS, rows)
+    return 0
+
+
 def parser():
     """The command line of analyze.py."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1046,6 +1083,9 @@ def parser():
     ap.add_argument("--screen", metavar="DIR", help="summarise a testbed/screen.sh tree")
     ap.add_argument("--screen-csv", metavar="CSV", help="with --screen: write the table here")
     ap.add_argument("--markdown", action="store_true", help="with --screen: print Markdown")
+    ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
+                    "per flow (PROBE_BW events), to CSV")
+    ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
     return ap
 
 
@@ -1093,6 +1133,8 @@ def command(a, ap):
     """The work of one analyze.py command line (parsed: a); returns the exit status."""
     if a.screen:
         return screen_command(a)
+    if a.trace_bins:
+        return trace_bins_command(a)
     if a.sweep_csv:
         return sweep_command(a)
     return summary_command(a, ap)

@@ -36,3 +36,18 @@ def test_parse_and_select_one_flow(tmp_path):
 
 def test_missing_trace_is_empty(tmp_path):
     assert analyze.parse_trace_file(str(tmp_path / "none.txt")) == []
+
+
+def test_trace_bins():
+    def ev(t, flow, mode="2", why="probe", rtt="12000", cl="1"):
+        return {"t_s": t, "flow": flow, "rtt_ms": "10.0", "mode": mode, "why": why,
+                "bw_mbps": "10", "cwnd": "40", "inflight": "30", "rtt_us": rtt,
+                "min_rtt_us": "10000", "cwnd_limited": cl}
+    rows = [ev("0.5", "1"), ev("1.5", "1", why="drain", rtt="14000", cl="0"),
+            ev("1.9", "1", why="fixed", rtt="-1"), ev("1.2", "1", mode="0"),
+            ev("0.1", "2")]
+    out = analyze.trace_bins(rows, 1.0)
+    # flow 1: bin 0 (one probe), bin 1 (drain + fixed; STARTUP event left out); flow 2: bin 0
+    assert [r[:4] for r in out] == [[0.0, 1, "10.0", 1], [1.0, 1, "10.0", 2], [0.0, 2, "10.0", 1]]
+    assert out[1][7] == 4.0  # queue: only the event with an RTT sample
+    assert out[1][8:] == [0.5, 0.0, 0.5]  # cwnd-limited, probe, drain shares
