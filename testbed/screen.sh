@@ -7,6 +7,8 @@ set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
+# shellcheck source=scripts/lib/module.sh
+source "$REPO/scripts/lib/module.sh" # module_source_hash
 
 usage() {
 	cat <<EOF
@@ -24,7 +26,12 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --backend B      rtt_fairness.sh backend (default uml)
   --jobs N         jobs at once (default: number of cores)
   --sample-ms MS   ss/tc sampling (default 0: off; the module's gain trace is always kept)
-  --dry-run        list the jobs and whether each is done
+  --dry-run        list the jobs and whether each is done (done, todo or stale)
+
+A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/summary.json exists and its job.key (the
+job's rtt_fairness.sh arguments and a hash of the module sources) matches this call; a
+result made with other options or another tcp_bbr_a.c is stale: moved to seed<N>.stale
+and run again.
 EOF
 }
 # The progress lines of parallel jobs carry the time of day.
@@ -74,15 +81,35 @@ done <"$CONFIGS"
 common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$FPR"
 	--sample-ms "$SAMPLE")
 
-done_job() { [[ -f $OUT/$1/summary.json ]]; }
+MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+# job_key ARGS: what a job's result depends on, stored beside it as job.key.
+job_key() { printf '%s module=%s\n' "${common[*]} $*" "$MODHASH"; }
+# job_state KEY ARGS: done (a result with this job key; a result from before job keys
+# existed counts as done), stale (a result with another job key) or todo.
+job_state() {
+	local d=$OUT/$1
+	shift
+	if [[ ! -f $d/summary.json ]]; then
+		echo todo
+	elif [[ ! -f $d/job.key || $(<"$d/job.key") == "$(job_key "$@")" ]]; then
+		echo "done"
+	else
+		echo stale
+	fi
+}
 todo=()
 for j in "${JOBLIST[@]}"; do
-	read -r key _ <<<"$j"
+	read -r key args <<<"$j"
+	# shellcheck disable=SC2086
+	state=$(job_state "$key" $args)
 	if ((DRY)); then
-		state=todo
-		if done_job "$key"; then state="done"; fi
 		printf '%s %s\n' "$state" "$j"
-	elif ! done_job "$key"; then
+	elif [[ $state != "done" ]]; then
+		if [[ $state == stale ]]; then
+			log "$key: made with other options or module sources, runs again ($key.stale)"
+			rm -rf "$OUT/$key.stale"
+			mv "$OUT/$key" "$OUT/$key.stale"
+		fi
 		todo+=("$j")
 	fi
 done
@@ -113,7 +140,8 @@ for j in "${todo[@]}"; do
 	mkdir -p "$(dirname "$dir")"
 	# shellcheck disable=SC2086
 	{ "$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$dir.partial" \
-		>"$dir.log" 2>&1 && mv "$dir.partial" "$dir" ||
+		>"$dir.log" 2>&1 && job_key $args >"$dir.partial/job.key" &&
+		mv "$dir.partial" "$dir" ||
 		{ log "$key FAILED (see $dir.log)"; exit 1; }; } &
 	pids+=($!)
 	running=$((running + 1))

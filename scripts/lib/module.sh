@@ -18,6 +18,15 @@ module_inputs() {
 	return 0
 }
 
+# module_source_hash SRC: 12 hex digits of the module sources' contents alone (no kernel, no
+# compiler): what results made with "this module" are keyed by.
+module_source_hash() {
+	local inputs
+	mapfile -t inputs < <(module_inputs "$1")
+	(cd "$1" && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) |
+		sha256sum | cut -c1-12
+}
+
 # module_key SRC KDIR [MAKE ARGS...]: 12 hex digits that change with whatever a build here
 # depends on and can change between calls: the sources' contents, the kernel build dir (its
 # path names the kernel release, or the UML build key), the make arguments and the compiler.

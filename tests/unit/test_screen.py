@@ -72,6 +72,42 @@ def test_screen_resume_lists_only_missing_jobs(tmp_path):
     assert "--module-param fair_cwnd_queue_us=10000" in p.stdout
 
 
+def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
+    """A result is reused only for the same job: its job.key (rtt_fairness.sh arguments and
+    the module sources' hash) must match; a result without job.key (made before keys
+    existed) counts as done."""
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text("fair bbr_a_fair\n")
+    out = tmp_path / "out"
+    cmd = [str(SCREEN), "--configs", str(cfg), "--out", str(out), "--scenarios", "b5:10+50:5",
+           "--seeds", "1,2,3", "--dry-run"]
+
+    def states(*extra):
+        p = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        return {ln.split()[1]: ln.split()[0] for ln in p.stdout.splitlines()}
+
+    for seed in (1, 2, 3):
+        fake_job(out, "fair", "b5", seed, 0.9)
+    assert states() == {f"fair/b5/seed{s}": "done" for s in (1, 2, 3)}  # no job.key yet
+    line = [ln for ln in subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()
+            if "seed1" in ln][0]
+    args = " ".join(line.split()[2:])
+    # the key screen.sh writes: the common options, the job's arguments, the module hash
+    common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0"
+    h = subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
+                        f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO}"],
+                       capture_output=True, text=True).stdout.strip()
+    assert len(h) == 12
+    (out / "fair/b5/seed1/job.key").write_text(f"{common} {args} module={h}\n")
+    (out / "fair/b5/seed2/job.key").write_text(f"{common} {args} module=000000000000\n")
+    (out / "fair/b5/seed3/job.key").write_text(f"{common} {args} module={h}\n")
+    st = states()
+    assert st["fair/b5/seed1"] == "done" and st["fair/b5/seed2"] == "stale"
+    assert st["fair/b5/seed3"] == "stale"  # seed 3's job has other arguments (--seed 3)
+    assert states("--duration", "60")["fair/b5/seed1"] == "stale"
+
+
 @pytest.mark.parametrize("args, msg", [
     ([], "--configs and --out are required"),
     (["--configs", "/nonexistent", "--out", "x"], "cannot read"),
