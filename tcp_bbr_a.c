@@ -1022,25 +1022,29 @@ static void bbr_reset_mode(struct sock *sk)
 		bbr_reset_startup_mode(sk);
 }
 
-/* Long-term sampling: a new interval starts now. */
+/*
+ * Long-term sampling: a new interval, measured from the connection's counters
+ * as they stand at this ACK (no rounds counted yet).
+ */
 static void bbr_reset_lt_bw_sampling_interval(struct sock *sk)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
-	bbr->lt_last_stamp = div_u64(tp->delivered_mstamp, USEC_PER_MSEC);
-	bbr->lt_last_delivered = tp->delivered;
-	bbr->lt_last_lost = tp->lost;
 	bbr->lt_rtt_cnt = 0;
+	bbr->lt_last_lost = tp->lost;
+	bbr->lt_last_delivered = tp->delivered;
+	bbr->lt_last_stamp = (u32)div_u64(tp->delivered_mstamp, USEC_PER_MSEC);
 }
 
+/* Forget any policer: no long-term rate, not using one, not sampling. */
 static void bbr_reset_lt_bw_sampling(struct sock *sk)
 {
 	struct bbr_a *bbr = inet_csk_ca(sk);
 
-	bbr->lt_bw = 0;
+	bbr->lt_is_sampling = 0;
 	bbr->lt_use_bw = 0;
-	bbr->lt_is_sampling = false;
+	bbr->lt_bw = 0;
 	bbr_reset_lt_bw_sampling_interval(sk);
 }
 
