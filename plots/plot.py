@@ -14,6 +14,10 @@
     plot.py --sweep CSV [CSV...] [--outdir OUT]
         The sweep figures from testbed/sweep.sh CSVs: Jain vs buffer, Jain vs RTT ratio,
         utilisation vs loss, retransmission rate vs number of flows.
+    plot.py --screen CSV [CSV...] [--outdir OUT]
+        screen_grid.png from a testbed/screen.sh table (analyze.py --screen-csv): Jain vs
+        buffer (10 vs 50 ms) and vs RTT ratio (5 BDP), with 95 % CIs and the paper's NS-3
+        values (Figs. 6 and 7) beside them.
 """
 import argparse
 import csv
@@ -248,6 +252,71 @@ def sweep_plot(csv_path, outdir=None):
     return path
 
 
+# The paper's NS-3 values (../shared/notes/bbr-a-spec.md, Figs. 6 and 7), drawn beside ours:
+# (label, x values, Jain, color of the cc they belong to).
+PAPER_BUFFER = [("paper BBR-A: >= 0.96 at every buffer", [0.1, 100], [0.96, 0.96], "bbr_a"),
+                ("paper BBR: ~0.63 above 6 BDP", [6, 100], [0.63, 0.63], "bbr")]
+PAPER_RATIO = [("paper BBR-A at ratio 10: ~0.95", [10], [0.95], "bbr_a"),
+               ("paper BBR at ratio 10: 0.59", [10], [0.59], "bbr")]
+
+
+def screen_points(rows):
+    """{config: {"buffer": [(x, jain, ci)], "ratio": [...]}} from a screen.csv: the buffer
+    axis takes scenarios whose RTTs are 10/50 ms, the ratio axis those at 5 BDP (ratio =
+    longer / shorter RTT)."""
+    pts = defaultdict(lambda: {"buffer": [], "ratio": []})
+    for r in rows:
+        rtts = [num(x) for x in r["rtts_ms"].split("/")]
+        bdp, jain, ci = num(r["buffer_bdp"]), num(r["jain"]), num(r["jain_ci95"]) or 0
+        if None in rtts or bdp is None or jain is None or len(rtts) != 2:
+            continue
+        if rtts == [10, 50]:
+            pts[r["config"]]["buffer"].append((bdp, jain, ci))
+        if bdp == 5:
+            pts[r["config"]]["ratio"].append((max(rtts) / min(rtts), jain, ci))
+    return pts
+
+
+def draw_screen_axis(ax, pts, axis, paper, cc_of):
+    """One panel of screen_grid: each configuration's mean Jain with its 95 % CI, and the
+    paper's values as open markers / dashed lines."""
+    for config, p in sorted(pts.items()):
+        xs = sorted(p[axis])
+        if xs:
+            ax.errorbar([x[0] for x in xs], [x[1] for x in xs], yerr=[x[2] for x in xs],
+                        marker="o", ms=4, capsize=3, color=CC_COLORS.get(cc_of[config]),
+                        label=config)
+    for label, xs, ys, cc in paper:
+        ax.plot(xs, ys, ls="--" if len(xs) > 1 else "none", marker="" if len(xs) > 1 else "s",
+                mfc="none", color=CC_COLORS.get(cc), alpha=0.7, label=label)
+    ax.set_ylim(0.45, 1.02)
+    ax.set_ylabel("Jain's index (mean, 95 % CI)")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+
+
+def screen_grid(csv_path, outdir=None):
+    """screen_grid.png from a screen.csv (analyze.py --screen-csv): Jain vs buffer
+    (10 vs 50 ms) and Jain vs RTT ratio (5 BDP); returns its path."""
+    rows = read_csv(csv_path)
+    pts = screen_points(rows)
+    if not pts:
+        raise analyze.AnalysisError(f"{csv_path}: no two-flow scenarios to draw")
+    cc_of = {r["config"]: r["cc"] for r in rows}
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    draw_screen_axis(a1, pts, "buffer", PAPER_BUFFER, cc_of)
+    a1.set_xscale("log")
+    a1.set_xlabel("buffer, BDP of the 50 ms path (10 ms vs 50 ms flow)")
+    a1.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    draw_screen_axis(a2, pts, "ratio", PAPER_RATIO, cc_of)
+    a2.set_xlabel("RTT ratio R / 10 (a 10 ms flow vs an R ms flow, 5 BDP)")
+    fig.tight_layout()
+    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), "screen_grid.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def compare(out_dir, outdir=None):
     """comparison.png for an rtt_fairness.sh results directory; returns its path."""
     path = os.path.join(out_dir, "summary.json")
@@ -294,6 +363,9 @@ def command(a):
     if a.sweep:
         for p in a.paths:
             print(sweep_plot(p, a.outdir))
+    elif a.screen:
+        for p in a.paths:
+            print(screen_grid(p, a.outdir))
     elif a.compare:
         for p in a.paths:
             print(compare(p, a.outdir))
@@ -312,6 +384,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+", metavar="DIR|CSV")
     ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
+    ap.add_argument("--screen", action="store_true", help="the paths are screen.csv files")
     ap.add_argument("--compare", action="store_true",
                     help="the paths are rtt_fairness.sh results directories")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")

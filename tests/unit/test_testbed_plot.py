@@ -14,6 +14,8 @@ ANALYZE = REPO / "testbed" / "analyze.py"
 PY = "/usr/bin/python3"
 
 pytest.importorskip("matplotlib")
+sys.path.insert(0, str(REPO / "plots"))
+import plot  # noqa: E402
 
 
 def png_size(path):
@@ -82,3 +84,23 @@ def test_main_job_order_and_comparison_png(tmp_path):
     assert p.stdout.strip() == str(out / "comparison.png")
     w, h = png_size(out / "comparison.png")
     assert w >= 800 and h >= 700  # two cc panels and the queue panel
+
+
+def test_screen_grid_png(tmp_path):
+    cols = ["config", "scenario", "cc", "rtts_ms", "buffer_bdp", "jain", "jain_ci95"]
+    rows = [["bbr", "b1", "bbr", "10/50", "1", "0.63", "0.01"],
+            ["bbr", "b5", "bbr", "10/50", "5", "0.62", ""],
+            ["bbr", "r100", "bbr", "10/100", "5", "0.58", "0.02"],
+            ["bbr", "f3", "bbr", "10/50/10", "5", "0.5", "0.1"],  # 3 RTT classes: not drawn
+            ["fair", "b5", "bbr_a_fair", "10/50", "5", "0.99", "0.01"]]
+    path = tmp_path / "screen.csv"
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows([cols] + rows)
+    pts = plot.screen_points(plot.read_csv(str(path)))
+    assert pts["bbr"]["buffer"] == [(1.0, 0.63, 0.01), (5.0, 0.62, 0)]
+    assert sorted(pts["bbr"]["ratio"]) == [(5.0, 0.62, 0), (10.0, 0.58, 0.02)]
+    assert pts["fair"]["ratio"] == [(5.0, 0.99, 0.01)]
+    p = subprocess.run([PY, str(PLOT), "--screen", str(path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "screen_grid.png").stat().st_size > 10_000
