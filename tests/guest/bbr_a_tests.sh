@@ -170,7 +170,15 @@ t_pinned_by_listener() {
 	sysctl -qw net.ipv4.tcp_congestion_control=$CA
 	iperf3 -s -p 5203 >/dev/null 2>&1 &
 	_s=$!
-	sleep 0.5
+	# The default may go back only once the listener exists: a fixed sleep lost that race
+	# on a loaded host (the socket then got cubic and rmmod rightly succeeded).
+	_i=0
+	until ss -Hltn 'sport = :5203' | grep -q .; do
+		_i=$((_i + 1))
+		[ $_i -le 100 ] || { sysctl -qw net.ipv4.tcp_congestion_control=cubic; kill $_s
+			fail "iperf3 -s did not listen within 10 s"; }
+		sleep 0.1
+	done
 	sysctl -qw net.ipv4.tcp_congestion_control=cubic
 	_rm=0
 	rmmod $MOD 2>/dev/null && _rm=1
