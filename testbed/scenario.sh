@@ -39,7 +39,8 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --out DIR            output directory (created)
   --plan               print the flow table and the iperf3 clients, run nothing (no root)
 Env: BBR_A_KO = tcp_bbr_a.ko to insmod when one of its ccs (bbr_a, bbr_a_fair, bbq, da_bbr) is
-asked for and it is not loaded (default: tcp_bbr_a.ko next to testbed/).
+asked for and it is not loaded (default: tcp_bbr_a.ko next to testbed/); a module found
+loaded gets the --module-param values and has its own back at the end.
 TB_PREFIX = namespace prefix (default bbra<pid>-).
 EOF
 }

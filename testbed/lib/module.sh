@@ -1,14 +1,19 @@
 # testbed/lib/module.sh -- the congestion controls a run needs, and tcp_bbr_a: loading it,
-# its parameters, unloading it at the end.
+# its parameters, unloading it or putting its parameters back at the end.
 # shellcheck shell=sh
 # POSIX sh, sourced by scenario.sh; defines functions and their state only. Uses
 # scenario.sh's die, log, param and TB_DIR; reads MODULE_PARAMS (the run's k=v words).
 {
 
-# the loaded module shows itself here
-MODULE_DIR=/sys/module/tcp_bbr_a
+# The loaded module shows itself here; BBR_A_MODULE_DIR points the functions at a stand-in
+# (tests/unit/test_testbed_module.py).
+MODULE_DIR=${BBR_A_MODULE_DIR:-/sys/module/tcp_bbr_a}
 MODULE_KO= # the tcp_bbr_a.ko to insmod; module_prepare sets it
 MODULE_LOADED_HERE=0 # 1: this run insmod-ed the module, and unloads it at the end
+# Parameters this run changed on a module it found loaded: "name=value found" words (the
+# module's parameters are numbers), the first value found for each; module_cleanup writes
+# them back.
+MODULE_PARAMS_FOUND=
 
 cc_available() {
 	read -r have < /proc/sys/net/ipv4/tcp_available_congestion_control
@@ -36,7 +41,7 @@ module_prepare() {
 				insmod "$MODULE_KO" $MODULE_PARAMS || die "insmod $MODULE_KO$MODULE_PARAMS failed"
 				MODULE_LOADED_HERE=1
 				log "loaded $MODULE_KO$MODULE_PARAMS (unloaded again at the end)"
-			else
+			elif [ "$MODULE_LOADED_HERE" = 0 ]; then
 				module_set_params
 			fi
 		elif ! cc_available "$c"; then
@@ -47,16 +52,22 @@ module_prepare() {
 	done
 }
 
-# module_set_params: MODULE_PARAMS into the loaded module's parameter files
+# module_set_params: MODULE_PARAMS into the loaded module's parameter files, each value
+# found there remembered first.
 module_set_params() {
 	for p in $MODULE_PARAMS; do
 		f=$MODULE_DIR/parameters/${p%%=*}
-		[ -w "$f" ] && echo "${p#*=}" > "$f" ||
+		[ -w "$f" ] && read -r found < "$f" && echo "${p#*=}" > "$f" ||
 			die "tcp_bbr_a is loaded and parameter ${p%%=*} cannot be set at run time: rmmod tcp_bbr_a first"
+		case " $MODULE_PARAMS_FOUND " in
+		*" ${p%%=*}="*) ;; # given twice: the value before the first change counts
+		*) MODULE_PARAMS_FOUND="$MODULE_PARAMS_FOUND ${p%%=*}=$found" ;;
+		esac
 	done
 }
 
-# module_cleanup: unload tcp_bbr_a if the run loaded it
+# module_cleanup: leave tcp_bbr_a as the run found it: unloaded if the run loaded it,
+# otherwise with the parameter values it had.
 module_cleanup() {
 	if [ "$MODULE_LOADED_HERE" = 1 ]; then
 		# the namespaces' sockets go away asynchronously: retry
@@ -67,6 +78,13 @@ module_cleanup() {
 			sleep 0.2
 		done
 	fi
+	[ -n "$MODULE_PARAMS_FOUND" ] || return 0
+	for p in $MODULE_PARAMS_FOUND; do
+		echo "${p#*=}" > "$MODULE_DIR/parameters/${p%%=*}" ||
+			log "could not set tcp_bbr_a parameter ${p%%=*} back to ${p#*=}"
+	done
+	log "tcp_bbr_a parameters set back to the values found:$MODULE_PARAMS_FOUND"
+	MODULE_PARAMS_FOUND=
 }
 
 # module_record: the module's version (MODULE_VERSION, none when it is not loaded) and,
