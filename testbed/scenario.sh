@@ -2,8 +2,8 @@
 # testbed/scenario.sh -- one RTT-fairness run on the dumbbell of topology.sh.
 # POSIX sh: runs under busybox ash in the QEMU guest, under dash/bash as root on a host.
 # Writes raw outputs only (no analysis: that is testbed/analyze.py, on the host).
-# The pieces are in testbed/lib/: flows.sh (the flow table), module.sh (the ccs and
-# tcp_bbr_a), record.sh (params.env, counters, samplers, trace).
+# The pieces are in testbed/lib/: options.sh (the checks), flows.sh (the flow table),
+# module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace).
 set -u
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run. The libraries are sourced before anything
@@ -15,18 +15,18 @@ usage() {
 usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --out DIR [options]
 
   --cc CC[,CC...]      congestion control: one for all flows, or one per RTT class (default bbr)
-  --rtt MS[,MS...]     base RTT of each sender class, ms
-  --flows-per-rtt N    flows per RTT class (default 1); flows alternate between classes
-  --rate MBIT          bottleneck rate, Mbit/s
+  --rtt MS[,MS...]     base RTT of each sender class, ms (0 < ms <= 10000)
+  --flows-per-rtt N    flows per RTT class, 1..1000 (default 1); flows alternate between classes
+  --rate MBIT          bottleneck rate, Mbit/s (0 < r <= 100000)
   --buffer BYTES       bottleneck buffer (bfifo limit), bytes
-  --loss PCT           random loss after the bottleneck, percent (default 0)
-  --duration S         whole seconds; every flow ends at about S after the first start
-  --warmup S           recorded for the analysis (default 5)
+  --loss PCT           random loss after the bottleneck, percent, below 100 (default 0)
+  --duration S         whole seconds, 1..100000; every flow ends at about S after the first start
+  --warmup S           recorded for the analysis, below --duration (default 5)
   --stagger S          seconds between consecutive flow starts (default 0)
   --starts S,S,...     explicit start offset of every flow, seconds (overrides --stagger)
   --jitter S           extra random start delay in [0,S), drawn from --seed (default 0)
   --seed N             seed for the jitter; recorded (default 1)
-  --interval S         iperf3 report interval (default 1)
+  --interval S         iperf3 report interval, 0.1..60 (default 1)
   --sample-ms MS       ss/tc sampling period, 0 = off (default 100)
   --module-param K=V   tcp_bbr_a module parameter (repeatable)
   --load CC[,CC...]    also make these congestion controls available before the run, in this
@@ -38,6 +38,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        connection each); 1 = one iperf3 process per flow
   --out DIR            output directory (created)
   --plan               print the flow table and the iperf3 clients, run nothing (no root)
+  --check              check the options and exit: status 0, or 2 with a message (no root)
+Every flow must start before the last half second. Exit status: 0 ok, 1 the run failed,
+2 bad usage.
 Env: BBR_A_KO = tcp_bbr_a.ko to insmod when one of its ccs (bbr_a, bbr_a_fair, bbq, da_bbr) is
 asked for and it is not loaded (default: tcp_bbr_a.ko next to testbed/); a module found
 loaded gets the --module-param values and has its own back at the end.
@@ -46,10 +49,9 @@ EOF
 }
 
 die() { echo "scenario: $*" >&2; exit 1; }
-bad() { echo "scenario: $*" >&2; exit 2; }
+bad() { echo "scenario: error: $*" >&2; exit 2; }
 log() { echo "scenario: $*" >&2; }
-isnum() { case $1 in '' | *[!0-9.]* | *.*.* | .) return 1 ;; esac; }
-isint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+warn() { echo "scenario: warning: $*" >&2; }
 
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
@@ -57,6 +59,7 @@ STREAMS=128 OUT='' MODE=run
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
+	--check) MODE=check; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	esac
 	[ $# -ge 2 ] || bad "$1 needs a value"
@@ -74,6 +77,8 @@ done
 
 # The libraries, found without starting a process (see TB_DIR below)
 case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
+# shellcheck source=testbed/lib/options.sh
+. "$TB_SRC/lib/options.sh"
 # shellcheck source=testbed/lib/flows.sh
 . "$TB_SRC/lib/flows.sh"
 # shellcheck source=testbed/lib/module.sh
@@ -83,25 +88,8 @@ case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 # shellcheck source=testbed/topology.sh
 . "$TB_SRC/topology.sh"
 
-[ -n "$RTTS" ] || bad "--rtt is required"
-[ -n "$OUT" ] || [ "$MODE" != run ] || bad "--out is required"
-RTTS=$(echo "$RTTS" | tr ',' ' ')
-CCS=$(echo "$CC" | tr ',' ' ')
-LOAD=$(echo "$LOAD" | tr ',' ' ')
-for v in $RTTS; do isnum "$v" || bad "bad --rtt value '$v'"; done
-for v in "$RATE" "$LOSS" "$WARMUP" "$STAGGER" "$JITTER" "$INTERVAL"; do isnum "$v" || bad "bad numeric value '$v'"; done
-for v in "$BUFFER" "$DURATION" "$FLOWS_PER_RTT" "$SEED" "$SAMPLE_MS" "$PORT_BASE" "$STREAMS"; do
-	isint "$v" || bad "bad integer value '$v'"
-done
-[ "$STREAMS" -ge 1 ] && [ "$STREAMS" -le 128 ] || bad "--streams: $STREAMS is not in 1..128 (iperf3's -P limit)"
-STARTS=$(echo "$STARTS" | tr ',' ' ')
-for v in $STARTS; do isnum "$v" || bad "bad --starts value '$v'"; done
-for c in $CCS $LOAD; do case $c in *[!a-z0-9_]*) bad "bad congestion control name '$c'" ;; esac; done
-for p in $MODULE_PARAMS; do case $p in [a-z_]*=*) ;; *) bad "bad --module-param '$p' (want key=value)" ;; esac; done
-NCLASS=$(echo $RTTS | wc -w) NCC=$(echo $CCS | wc -w)
-[ -z "$STARTS" ] || [ "$(echo $STARTS | wc -w)" = $((NCLASS * FLOWS_PER_RTT)) ] ||
-	bad "--starts: give one offset per flow ($((NCLASS * FLOWS_PER_RTT)))"
-[ "$NCC" = 1 ] || [ "$NCC" = "$NCLASS" ] || bad "--cc: give one cc or one per RTT class ($NCLASS)"
+check_options
+[ "$MODE" != check ] || exit 0
 if [ "$MODE" = plan ]; then
 	t=$(mktemp -d) || die "mktemp failed"
 	flow_table "$t/flows" "$t/groups" && echo "# flows: index class rtt_ms cc port start_s run_s group stream" &&
