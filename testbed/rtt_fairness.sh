@@ -7,6 +7,8 @@ set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
+# shellcheck source=testbed/lib/backend.sh
+source "$REPO/testbed/lib/backend.sh" # choose_backend
 
 usage() {
 	cat <<EOF
@@ -154,50 +156,16 @@ if ((DRY)); then
 fi
 
 # ---- backend ---------------------------------------------------------------------------------
-probe_ns='' TICKER=''
+TICKER=''
 cleanup() {
 	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
-	[[ -z $probe_ns ]] || ip netns del "$probe_ns" 2>/dev/null || true
+	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
-host_reason() { # prints why the host cannot run the testbed, nothing if it can
-	[[ $(id -u) -eq 0 ]] || { echo "not root"; return; }
-	[[ -e /proc/modules ]] || { echo "the host kernel has no module support"; return; }
-	command -v ip >/dev/null && command -v tc >/dev/null || { echo "iproute2 is missing"; return; }
-	probe_ns=bbraprobe$$
-	ip netns add "$probe_ns" 2>/dev/null || { probe_ns=; echo "cannot create a network namespace"; return; }
-	local ok=0
-	ip -n "$probe_ns" link add name p0 type veth peer name p1 2>/dev/null &&
-		tc -n "$probe_ns" qdisc add dev p0 root netem delay 1ms 2>/dev/null && ok=1
-	ip netns del "$probe_ns"
-	probe_ns=
-	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
-	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
-		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
-		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
-	fi
-}
-if [[ $BACKEND == auto || $BACKEND == host ]]; then
-	why=$(host_reason)
-	if [[ -z $why ]]; then
-		BACKEND=host
-		log "backend: host ($(uname -r))"
-	elif [[ $BACKEND == host ]]; then
-		die "backend host: $why"
-	else
-		BACKEND=qemu
-		log "backend: qemu, Debian $KERNEL kernel, virtual time (host: $why)"
-	fi
-fi
-if [[ $BACKEND == qemu || $BACKEND == uml ]]; then
-	[[ -x $REPO/scripts/guest.sh ]] || die "scripts/guest.sh is missing (needed by the $BACKEND backend)"
-	[[ $BACKEND == qemu ]] && ! command -v qemu-system-x86_64 >/dev/null &&
-		die "qemu-system-x86_64 is missing (scripts/setup.sh installs it)"
-	[[ $BACKEND == uml ]] && KERNEL=uml
-fi
+choose_backend
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------
