@@ -7,6 +7,8 @@ set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
+# shellcheck source=testbed/lib/backend.sh
+source "$REPO/testbed/lib/backend.sh" # choose_backend
 
 usage() {
 	cat <<EOF
@@ -55,17 +57,10 @@ the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/gue
 EOF
 }
 
-NUM='^([0-9]+([.][0-9]*)?|[.][0-9]+)$'
-INT='^[0-9]+$'
-isnum() { [[ $1 =~ $NUM ]]; }
-isint() { [[ $1 =~ $INT ]]; }
-# awk-evaluated comparison: check "EXPR" -> true/false
-check() { awk "BEGIN { exit !($1) }"; }
-
-CCS=bbr_a,bbr RTTS=10,50 RATE=100 BDPX=5 LOSS=0 DUR=30 WARMUP=5 FPR=1 STAGGER=0 REPEAT=1
-SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1 SAMPLE_MS=100 TIMEOUT='' MEM=''
-ANALYSIS=1 DRY=0 STREAMS=128
-MODPARAMS=()
+CCS=bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
+STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
+SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128
+MODULE_PARAMS=()
 while [[ $# -gt 0 ]]; do
 	opt=$1
 	case $opt in
@@ -81,92 +76,79 @@ while [[ $# -gt 0 ]]; do
 	val=$2
 	shift 2
 	case $opt in
-	--cc) CCS=$val ;; --rtt) RTTS=$val ;; --rate) RATE=$val ;; --buffer-bdp) BDPX=$val ;;
-	--loss) LOSS=$val ;; --duration) DUR=$val ;; --warmup) WARMUP=$val ;; --cooldown) COOLDOWN=$val ;;
-	--flows-per-rtt) FPR=$val ;; --stagger) STAGGER=$val ;; --starts) STARTS=$val ;; --repeat) REPEAT=$val ;;
-	--seed) SEED=$val ;; --jitter) JITTER=$val ;; --out) OUT=$val ;; --backend) BACKEND=$val ;;
-	--kernel) KERNEL=$val ;; --module-param) MODPARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
-	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;;
-	--streams) STREAMS=$val ;;
+	--cc) CCS=$val ;; --rtt) RTTS=$val ;; --rate) RATE=$val ;; --buffer-bdp) BUFFER_BDP=$val ;;
+	--loss) LOSS=$val ;; --duration) DURATION=$val ;; --warmup) WARMUP=$val ;;
+	--cooldown) COOLDOWN=$val ;; --flows-per-rtt) FLOWS_PER_RTT=$val ;; --stagger) STAGGER=$val ;;
+	--starts) STARTS=$val ;; --repeat) REPEAT=$val ;; --seed) SEED=$val ;; --jitter) JITTER=$val ;;
+	--out) OUT=$val ;; --backend) BACKEND=$val ;; --kernel) KERNEL=$val ;;
+	--module-param) MODULE_PARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
+	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;; --streams) STREAMS=$val ;;
 	esac
 done
 
+scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the options of one run
+	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
+		--loss "$LOSS" --duration "$DURATION" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
+		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
+		--load "$5" --streams "$STREAMS")
+	local p
+	for p in "${MODULE_PARAMS[@]}"; do SARGS+=(--module-param "$p"); done
+}
+
 # ---- validate everything before anything is set up ----------------------------------------
+# What a run gets is checked by scenario.sh --check, the one implementation of those checks,
+# on the arguments the runs will get (below); here only what scenario.sh never sees.
+NUM='^([0-9]+([.][0-9]*)?|[.][0-9]+)$'
+INT='^[0-9]+$'
+isnum() { [[ $1 =~ $NUM ]]; }
+isint() { [[ $1 =~ $INT ]]; }
+# awk-evaluated comparison of checked numbers: check "EXPR" -> true/false
+check() { awk "BEGIN { exit !($1) }"; }
+
 IFS=, read -r -a CC_LIST <<<"$CCS"
 IFS=, read -r -a RTT_LIST <<<"$RTTS"
 [[ ${#CC_LIST[@]} -gt 0 ]] || bad "--cc is empty"
-for c in "${CC_LIST[@]}"; do
-	[[ $c =~ ^[a-z][a-z0-9_]{0,14}$ ]] || bad "--cc: '$c' is not a congestion control name"
-done
-[[ ${#RTT_LIST[@]} -gt 0 ]] || bad "--rtt is empty"
-for r in "${RTT_LIST[@]}"; do
-	isnum "$r" && check "$r > 0 && $r <= 10000" || bad "--rtt: '$r' is not a delay in ms (0 < ms <= 10000)"
-done
-isnum "$RATE" && check "$RATE > 0 && $RATE <= 100000" || bad "--rate: '$RATE' is not a rate in Mbit/s (0 < r <= 100000)"
-isnum "$BDPX" && check "$BDPX > 0 && $BDPX <= 10000" || bad "--buffer-bdp: '$BDPX' is not a positive multiple"
-isnum "$LOSS" && check "$LOSS < 100" || bad "--loss: '$LOSS' is not a percentage (0 <= pct < 100)"
-isint "$DUR" && check "$DUR >= 1 && $DUR <= 100000" || bad "--duration: '$DUR' is not a whole number of seconds >= 1"
-isnum "$WARMUP" && check "$WARMUP < $DUR" || bad "--warmup: '$WARMUP' must be a number of seconds below --duration ($DUR)"
-isnum "$COOLDOWN" && check "$WARMUP + $COOLDOWN < $DUR" ||
-	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DUR)"
-isint "$FPR" && check "$FPR >= 1 && $FPR <= 1000" || bad "--flows-per-rtt: '$FPR' is not an integer in 1..1000"
-isint "$STREAMS" && check "$STREAMS >= 1 && $STREAMS <= 128" || bad "--streams: '$STREAMS' is not an integer in 1..128"
-isnum "$STAGGER" || bad "--stagger: '$STAGGER' is not a number of seconds"
-isnum "$JITTER" || bad "--jitter: '$JITTER' is not a number of seconds"
+[[ ,$CCS, != *,,* ]] || bad "--cc: empty item in '$CCS'"
+isnum "$BUFFER_BDP" && check "$BUFFER_BDP > 0 && $BUFFER_BDP <= 10000" ||
+	bad "--buffer-bdp: '$BUFFER_BDP' is not a positive multiple"
+isnum "$COOLDOWN" || bad "--cooldown: '$COOLDOWN' is not a number of seconds"
 isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$REPEAT' is not an integer in 1..1000"
-isint "$SEED" || bad "--seed: '$SEED' is not a non-negative integer"
-isnum "$INTERVAL" && check "$INTERVAL >= 0.1 && $INTERVAL <= 60" || bad "--interval: '$INTERVAL' is not in 0.1..60 s"
-isint "$SAMPLE_MS" || bad "--sample-ms: '$SAMPLE_MS' is not an integer"
 [[ -z $TIMEOUT ]] || { isint "$TIMEOUT" && check "$TIMEOUT > 0"; } || bad "--timeout: '$TIMEOUT' is not a positive integer"
 [[ -z $MEM ]] || { isint "$MEM" && check "$MEM >= 128"; } || bad "--mem: '$MEM' is not a size in MB (>= 128)"
 case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is not auto, host, qemu or uml" ;; esac
 case $KERNEL in 6.1 | 6.12) ;; *) bad "--kernel: '$KERNEL' is not 6.1 or 6.12" ;; esac
-for p in "${MODPARAMS[@]}"; do
-	[[ $p =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_.:+-]+$ ]] || bad "--module-param: '$p' is not key=value"
-done
-NFLOWS=$((${#RTT_LIST[@]} * FPR))
-LAST="$STAGGER * ($NFLOWS - 1)"
-if [[ -n $STARTS ]]; then
-	IFS=, read -r -a ST_LIST <<<"$STARTS"
-	[[ ${#ST_LIST[@]} -eq $NFLOWS ]] || bad "--starts: give one offset per flow ($NFLOWS), not ${#ST_LIST[@]}"
-	for s in "${ST_LIST[@]}"; do isnum "$s" || bad "--starts: '$s' is not a number of seconds"; done
-	LAST=$(printf '%s\n' "${ST_LIST[@]}" | sort -g | tail -n1)
-fi
-check "$LAST + $JITTER < $DUR - 0.5" ||
-	bad "--stagger/--starts/--jitter: the last of $NFLOWS flows would start after the end (--duration $DUR)"
-check "$LAST + $JITTER <= $WARMUP" ||
-	log "warning: flows start until $(awk "BEGIN { print $LAST + $JITTER }") s, after the warm-up ($WARMUP s)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
 if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a directory"; fi
 if [[ -d $OUT && -n $(ls -A "$OUT" 2>/dev/null) ]]; then bad "--out: '$OUT' is not empty"; fi
+# One check per cc, without --load: its names are these, and a bad one is named as --cc's.
+# The buffer is derived below from checked values; a byte stands in for it here.
+for c in "${CC_LIST[@]}"; do
+	scenario_args "$c" "$SEED" "$OUT/$c/run1" 1 ''
+	said=$(sh "$REPO/testbed/scenario.sh" --check "${SARGS[@]}" 2>&1) || bad "${said#scenario: error: }"
+done
+[[ -z $said ]] || log "${said#scenario: }" # a warning
+check "$WARMUP + $COOLDOWN < $DURATION" ||
+	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DURATION)"
+NFLOWS=$((${#RTT_LIST[@]} * FLOWS_PER_RTT))
 
 # buffer: X x BDP of the largest base RTT
 MAXRTT=$(printf '%s\n' "${RTT_LIST[@]}" | sort -g | tail -n1)
 BDP=$(awk "BEGIN { printf \"%d\", $RATE * 1e6 / 8 * $MAXRTT / 1000 + 0.5 }")
-BUF=$(awk "BEGIN { printf \"%d\", $BDPX * $BDP + 0.5 }")
-if ((BUF < 1514)); then
-	log "warning: $BDPX x BDP = $BUF B is less than one packet; using 1514 B"
-	BUF=1514
+BUFFER=$(awk "BEGIN { printf \"%d\", $BUFFER_BDP * $BDP + 0.5 }")
+if ((BUFFER < 1514)); then
+	log "warning: $BUFFER_BDP x BDP = $BUFFER B is less than one packet; using 1514 B"
+	BUFFER=1514
 fi
-PKTS=$(awk "BEGIN { printf \"%.1f\", $BUF / 1514 }")
-log "buffer: $BDPX x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUF B = $PKTS packets of 1514 B"
-log "flows: $NFLOWS (${RTT_LIST[*]} ms x $FPR), ${DUR} s, measured ${WARMUP}..$(awk "BEGIN { print $DUR - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
-[[ -n $TIMEOUT ]] || TIMEOUT=$((600 + 30 * DUR))
-
-scenario_args() { # scenario_args CC SEED OUTDIR: sets SARGS
-	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FPR" --rate "$RATE" --buffer "$BUF"
-		--loss "$LOSS" --duration "$DUR" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
-		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
-		--load "$CCS" --streams "$STREAMS")
-	local p
-	for p in "${MODPARAMS[@]}"; do SARGS+=(--module-param "$p"); done
-}
+PKTS=$(awk "BEGIN { printf \"%.1f\", $BUFFER / 1514 }")
+log "buffer: $BUFFER_BDP x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUFFER B = $PKTS packets of 1514 B"
+log "flows: $NFLOWS (${RTT_LIST[*]} ms x $FLOWS_PER_RTT), ${DURATION} s, measured ${WARMUP}..$(awk "BEGIN { print $DURATION - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
+[[ -n $TIMEOUT ]] || TIMEOUT=$((600 + 30 * DURATION))
 
 if ((DRY)); then
 	log "dry run: backend $BACKEND, out $OUT; would run:"
 	for c in "${CC_LIST[@]}"; do
 		for ((r = 1; r <= REPEAT; r++)); do
-			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r"
+			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r" "$BUFFER" "$CCS"
 			echo "  scenario.sh ${SARGS[*]}"
 		done
 	done
@@ -174,50 +156,16 @@ if ((DRY)); then
 fi
 
 # ---- backend ---------------------------------------------------------------------------------
-probe_ns='' TICKER=''
+TICKER=''
 cleanup() {
 	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
-	[[ -z $probe_ns ]] || ip netns del "$probe_ns" 2>/dev/null || true
+	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
-host_reason() { # prints why the host cannot run the testbed, nothing if it can
-	[[ $(id -u) -eq 0 ]] || { echo "not root"; return; }
-	[[ -e /proc/modules ]] || { echo "the host kernel has no module support"; return; }
-	command -v ip >/dev/null && command -v tc >/dev/null || { echo "iproute2 is missing"; return; }
-	probe_ns=bbraprobe$$
-	ip netns add "$probe_ns" 2>/dev/null || { probe_ns=; echo "cannot create a network namespace"; return; }
-	local ok=0
-	ip -n "$probe_ns" link add name p0 type veth peer name p1 2>/dev/null &&
-		tc -n "$probe_ns" qdisc add dev p0 root netem delay 1ms 2>/dev/null && ok=1
-	ip netns del "$probe_ns"
-	probe_ns=
-	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
-	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
-		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
-		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
-	fi
-}
-if [[ $BACKEND == auto || $BACKEND == host ]]; then
-	why=$(host_reason)
-	if [[ -z $why ]]; then
-		BACKEND=host
-		log "backend: host ($(uname -r))"
-	elif [[ $BACKEND == host ]]; then
-		die "backend host: $why"
-	else
-		BACKEND=qemu
-		log "backend: qemu, Debian $KERNEL kernel, virtual time (host: $why)"
-	fi
-fi
-if [[ $BACKEND == qemu || $BACKEND == uml ]]; then
-	[[ -x $REPO/scripts/guest.sh ]] || die "scripts/guest.sh is missing (needed by the $BACKEND backend)"
-	[[ $BACKEND == qemu ]] && ! command -v qemu-system-x86_64 >/dev/null &&
-		die "qemu-system-x86_64 is missing (scripts/setup.sh installs it)"
-	[[ $BACKEND == uml ]] && KERNEL=uml
-fi
+choose_backend
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------
@@ -234,7 +182,7 @@ ticker() { # ticker LABEL: runs in the background during one run
 	t0=$(date +%s)
 	while sleep 15; do
 		el=$(($(date +%s) - t0))
-		per=$((DUR * RATIO + 20))
+		per=$((DURATION * RATIO + 20))
 		((DONE_RUNS == 0)) || per=$((DONE_WALL / DONE_RUNS))
 		left=$((per - el > 0 ? per - el : 0))
 		left=$((left + per * (NRUNS - DONE_RUNS - 1)))
@@ -253,14 +201,14 @@ for c in "${CC_LIST[@]}"; do
 		ticker "run $((DONE_RUNS + 1))/$NRUNS ($c #$r)" &
 		TICKER=$!
 		if [[ $BACKEND == host ]]; then
-			scenario_args "$c" "$seed" "$dir"
+			scenario_args "$c" "$seed" "$dir" "$BUFFER" "$CCS"
 			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" || die "run $c #$r failed (raw outputs in $dir)"
 		else
 			gargs=(--kernel "$KERNEL" --virtual-time --timeout "$TIMEOUT" --out "$dir")
 			[[ -z $MEM ]] || gargs+=(--mem "$MEM")
 			[[ $BACKEND != uml ]] || gargs+=(--seed "$seed") # UML: seeded, repeatable guest RNG
 			# shellcheck disable=SC2016
-			scenario_args "$c" "$seed" '"$BBR_A_OUT"'
+			scenario_args "$c" "$seed" '"$BBR_A_OUT"' "$BUFFER" "$CCS"
 			# shellcheck disable=SC2016
 			"$REPO/scripts/guest.sh" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
 				die "run $c #$r failed in the $KERNEL guest (outputs in $dir)"
@@ -272,7 +220,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "backend=$BACKEND"
 			echo "cc_index=$cc_index"
 			[[ $BACKEND == host ]] || echo "guest_series=$KERNEL"
-			echo "buffer_bdp=$BDPX"
+			echo "buffer_bdp=$BUFFER_BDP"
 			echo "cooldown_s=$COOLDOWN"
 			echo "bdp_bytes=$BDP"
 			echo "buffer_packets=$PKTS"

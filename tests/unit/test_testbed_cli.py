@@ -1,5 +1,7 @@
 """Option handling of the testbed scripts: bad flags/values exit 2 with a message before
-anything is set up; the guest-side scripts parse under busybox ash and dash."""
+anything is set up; the options of a run are checked in one place (testbed/lib/options.sh,
+which rtt_fairness.sh reaches through scenario.sh --check); the guest-side scripts parse
+under busybox ash and dash."""
 import os
 import shutil
 import subprocess
@@ -12,6 +14,8 @@ RF = REPO / "testbed" / "rtt_fairness.sh"
 SWEEP = REPO / "testbed" / "sweep.sh"
 SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
+# the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
+LIBS = [REPO / "testbed" / "lib" / f"{n}.sh" for n in ("options", "flows", "module", "record")]
 
 
 def netns_list():
@@ -30,6 +34,9 @@ BAD_RF = [
     (["--cc"], "--cc needs a value"),
     (["--cc", "Bad-CC"], "--cc: 'Bad-CC'"),
     (["--cc", ""], "--cc is empty"),
+    (["--cc", "bbr,,cubic"], "--cc: empty item"),
+    (["--cc", "bbr,Bad"], "--cc: 'Bad'"),  # the second cc is named as --cc's too
+    (["--rtt", "10,,50"], "--rtt: empty item"),
     (["--rtt", "10,abc"], "--rtt: 'abc'"),
     (["--rtt", "0"], "--rtt: '0'"),
     (["--rtt", "-5"], "--rtt: '-5'"),
@@ -140,19 +147,19 @@ def test_sweep_dry_run_grids():
 
 @pytest.mark.parametrize("args,msg", [
     (["--rtt", "10", "--rate", "10", "--buffer", "1e5", "--duration", "5", "--out", "/nonexistent/x"],
-     "bad integer value '1e5'"),
+     "--buffer: '1e5'"),
     (["--rtt", "10,x", "--rate", "10", "--buffer", "1000", "--duration", "5", "--out", "/nonexistent/x"],
-     "bad --rtt value 'x'"),
+     "--rtt: 'x'"),
     (["--rate", "10"], "--rtt is required"),
     (["--rtt", "10", "--cc", "bbr,cubic,reno", "--rate", "1", "--buffer", "1", "--duration", "1",
       "--out", "/nonexistent/x"], "one per RTT class"),
     (["--wat", "1"], "unknown option --wat"),
     (["--rtt", "10", "--streams", "0", "--rate", "1", "--buffer", "1", "--duration", "1",
-      "--out", "/nonexistent/x"], "--streams: 0 is not in 1..128"),
+      "--out", "/nonexistent/x"], "--streams: '0' is not an integer in 1..128"),
     (["--rtt", "10", "--streams", "129", "--rate", "1", "--buffer", "1", "--duration", "1",
-      "--out", "/nonexistent/x"], "--streams: 129 is not in 1..128"),
+      "--out", "/nonexistent/x"], "--streams: '129' is not an integer in 1..128"),
     (["--rtt", "10", "--load", "bbr,Bad", "--rate", "1", "--buffer", "1", "--duration", "1",
-      "--out", "/nonexistent/x"], "bad congestion control name 'Bad'"),
+      "--out", "/nonexistent/x"], "--load: 'Bad' is not a congestion control name"),
 ])
 def test_scenario_rejects_bad_values(args, msg):
     p = run("sh", SCEN, *args)
@@ -161,8 +168,57 @@ def test_scenario_rejects_bad_values(args, msg):
     assert not Path("/nonexistent/x").exists()
 
 
+# Options both scripts take, with a bad value: one implementation, so the same words.
+SHARED_BAD = [
+    ("--rtt", "0"), ("--rtt", "10,abc"), ("--rate", "fast"), ("--loss", "100"),
+    ("--duration", "2.5"), ("--warmup", "30"), ("--flows-per-rtt", "1001"), ("--streams", "0"),
+    ("--stagger", "x"), ("--jitter", "-1"), ("--seed", "s"), ("--interval", "0.01"),
+    ("--sample-ms", "1.5"), ("--module-param", "a=1;reboot"), ("--starts", "0,x"),
+    ("--stagger", "30"), ("--jitter", "29.5"), ("--cc", "Bad-CC"),
+]
+
+
+@pytest.mark.parametrize("opt,val", SHARED_BAD, ids=[f"{o} {v}" for o, v in SHARED_BAD])
+def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
+    # --dry-run: should a value pass after all, nothing is run
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--duration", "30", opt, val)
+    assert p.returncode == 2, p.stderr
+    said = p.stderr.split("error: ", 1)[1].split("\n")[0]
+    assert said.startswith(opt) or said.startswith("--stagger/--starts/--jitter"), said
+    q = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
+            "--duration", "30", opt, val)
+    assert q.returncode == 2, q.stderr
+    assert q.stderr == f"scenario: error: {said}\n"
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["--starts", "0,0.5", "--jitter", "28.9"],  # ends at 29.4 s < 30 - 0.5
+    ["--flows-per-rtt", "3", "--stagger", "5.799999"],
+    ["--cc", "bbr_a,cubic", "--load", "bbr,bbr_a_fair", "--module-param", "adaptive=0"],
+])
+def test_scenario_check_accepts_and_prints_nothing_else(args):
+    p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
+            "--duration", "30", "--warmup", "30", *args)
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", "scenario: error: --warmup: '30' must be "
+                                                  "a number of seconds below --duration (30)\n")
+    p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
+            "--duration", "30", "--warmup", "29.5", *args)
+    assert (p.returncode, p.stdout) == (0, ""), p.stderr
+
+
+def test_late_starts_are_a_warning_in_both():
+    p = run(RF, "--dry-run", "--flows-per-rtt", "3", "--stagger", "1.25", "--warmup", "5")
+    assert p.returncode == 0, p.stderr
+    assert "warning: flows start until 6.25 s, after the warm-up (5 s)" in p.stderr
+    q = run("sh", SCEN, "--check", "--rtt", "10,50", "--flows-per-rtt", "3", "--stagger", "1.25",
+            "--rate", "100", "--buffer", "1", "--duration", "30")
+    assert q.returncode == 0
+    assert q.stderr == "scenario: warning: flows start until 6.25 s, after the warm-up (5 s)\n"
+
+
 @pytest.mark.parametrize("shell", ["busybox sh", "dash", "bash --posix"])
-@pytest.mark.parametrize("script", [SCEN, TOPO])
+@pytest.mark.parametrize("script", [SCEN, TOPO, *LIBS], ids=lambda p: p.name)
 def test_guest_scripts_parse_in_posix_shells(shell, script):
     exe = shell.split()[0]
     if shutil.which(exe) is None:

@@ -1,0 +1,53 @@
+# testbed/lib/backend.sh -- which backend runs rtt_fairness.sh's scenarios: the host itself,
+# or a guest (QEMU or User-Mode Linux) through scripts/guest.sh.
+# shellcheck shell=bash
+# Sourced by rtt_fairness.sh; defines functions only. Uses its die, log, REPO, BACKEND, CCS
+# and KERNEL.
+{
+
+# A scratch namespace while host_reason probes netem (rtt_fairness.sh's cleanup deletes it).
+PROBE_NS=
+
+host_reason() { # prints why the host cannot run the testbed, nothing if it can
+	[[ $(id -u) -eq 0 ]] || { echo "not root"; return; }
+	[[ -e /proc/modules ]] || { echo "the host kernel has no module support"; return; }
+	command -v ip >/dev/null && command -v tc >/dev/null || { echo "iproute2 is missing"; return; }
+	PROBE_NS=bbraprobe$$
+	ip netns add "$PROBE_NS" 2>/dev/null || { PROBE_NS=; echo "cannot create a network namespace"; return; }
+	local ok=0
+	ip -n "$PROBE_NS" link add name p0 type veth peer name p1 2>/dev/null &&
+		tc -n "$PROBE_NS" qdisc add dev p0 root netem delay 1ms 2>/dev/null && ok=1
+	ip netns del "$PROBE_NS"
+	PROBE_NS=
+	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
+	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
+		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
+		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
+	fi
+}
+
+# choose_backend: BACKEND auto|host|qemu|uml becomes host, qemu or uml (and KERNEL uml for
+# uml), or the run stops here with the reason.
+choose_backend() {
+	local why
+	if [[ $BACKEND == auto || $BACKEND == host ]]; then
+		why=$(host_reason)
+		if [[ -z $why ]]; then
+			BACKEND=host
+			log "backend: host ($(uname -r))"
+		elif [[ $BACKEND == host ]]; then
+			die "backend host: $why"
+		else
+			BACKEND=qemu
+			log "backend: qemu, Debian $KERNEL kernel, virtual time (host: $why)"
+		fi
+	fi
+	if [[ $BACKEND == qemu || $BACKEND == uml ]]; then
+		[[ -x $REPO/scripts/guest.sh ]] || die "scripts/guest.sh is missing (needed by the $BACKEND backend)"
+		[[ $BACKEND == qemu ]] && ! command -v qemu-system-x86_64 >/dev/null &&
+			die "qemu-system-x86_64 is missing (scripts/setup.sh installs it)"
+		[[ $BACKEND == uml ]] && KERNEL=uml
+	fi
+	return 0
+}
+}

@@ -1,0 +1,66 @@
+# testbed/lib/flows.sh -- the flow table of a run: which flow starts when, in which RTT
+# class, with which cc, and which iperf3 client runs it.
+# shellcheck shell=sh
+# POSIX sh, sourced by scenario.sh; defines functions only. Reads the checked options
+# (lib/options.sh: RTTS, CCS and STARTS space separated).
+{
+
+# flow_table FLOWS_FILE GROUPS_FILE
+#
+# FLOWS_FILE, one line per flow: index class rtt_ms cc port start_s run_s group stream.
+# Flows alternate between the RTT classes; flow i starts at its --starts offset, or at
+# --stagger x (i - 1), plus a random delay in [0, --jitter) drawn from --seed; it runs whole
+# seconds until about --duration after the first start.
+#
+# Flows of one class with the same start and length form a group, run by one iperf3 client
+# (-P, one TCP connection per flow; up to --streams flows): a UML guest pays for every
+# process switch, and 100 iperf3 processes cost ~25 times the wall time of one -P 100.
+# group = index of its first flow (names flow<group>.json, port --port-base + group - 1);
+# stream = the flow's position among the client's connections.
+#
+# GROUPS_FILE, one line per iperf3 client: group class cc port start_s run_s flows (indices,
+# comma separated).
+#
+# check_options has made sure that every flow starts before the end.
+flow_table() {
+	awk -v rtts="$RTTS" -v ccs="$CCS" -v flows_per_rtt="$FLOWS_PER_RTT" -v starts="$STARTS" \
+		-v stagger="$STAGGER" -v jitter="$JITTER" -v seed="$SEED" -v duration="$DURATION" \
+		-v streams_max="$STREAMS" -v port_base="$PORT_BASE" -v groups_file="$2" '
+	BEGIN {
+		nclass = split(rtts, rtt_of, " ")
+		ncc = split(ccs, cc_of, " ")
+		nstarts = split(starts, start_of, " ")
+		srand(seed)
+		flow = 0
+		ngroups = 0
+		for (round = 1; round <= flows_per_rtt; round++) {
+			for (class = 1; class <= nclass; class++) {
+				flow++
+				start = (nstarts ? start_of[flow] : stagger * (flow - 1)) + (jitter > 0 ? rand() * jitter : 0)
+				run = int(duration - start)
+				if (run < duration - start)
+					run++
+				start = sprintf("%.3f", start)
+				cc = (ncc == 1 ? cc_of[1] : cc_of[class])
+				key = class " " start " " run
+				if ((key in group_of) && streams[group_of[key]] < streams_max) {
+					group = group_of[key]
+				} else {
+					group = flow
+					group_of[key] = flow
+					streams[group] = 0
+					group_order[++ngroups] = group
+					group_line[group] = class " " cc " " (port_base + group - 1) " " start " " run
+				}
+				printf "%d %d %s %s %d %s %d %d %d\n", flow, class, rtt_of[class], cc,
+					port_base + group - 1, start, run, group, streams[group]++
+				members[group] = (streams[group] > 1) ? members[group] "," flow : flow
+			}
+		}
+		for (n = 1; n <= ngroups; n++) {
+			group = group_order[n]
+			print group, group_line[group], members[group] > groups_file
+		}
+	}' > "$1"
+}
+}

@@ -1,0 +1,106 @@
+# testbed/lib/module.sh -- the congestion controls a run needs, and tcp_bbr_a: loading it,
+# its parameters, unloading it or putting its parameters back at the end.
+# shellcheck shell=sh
+# POSIX sh, sourced by scenario.sh; defines functions and their state only. Uses
+# scenario.sh's die, log, param and TB_DIR; reads MODULE_PARAMS (the run's k=v words).
+{
+
+# The loaded module shows itself here; BBR_A_MODULE_DIR points the functions at a stand-in
+# (tests/unit/test_testbed_module.py).
+MODULE_DIR=${BBR_A_MODULE_DIR:-/sys/module/tcp_bbr_a}
+MODULE_KO= # the tcp_bbr_a.ko to insmod; module_prepare sets it
+MODULE_LOADED_HERE=0 # 1: this run insmod-ed the module, and unloads it at the end
+# Parameters this run changed on a module it found loaded: "name=value found" words (the
+# module's parameters are numbers), the first value found for each; module_cleanup writes
+# them back.
+MODULE_PARAMS_FOUND=
+
+cc_available() {
+	read -r have < /proc/sys/net/ipv4/tcp_available_congestion_control
+	case " $have " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# the congestion controls tcp_bbr_a.ko registers
+is_module_cc() { case $1 in bbr_a | bbr_a_fair | bbq | da_bbr) return 0 ;; esac; return 1; }
+
+# module_prepare CC...: make each cc available, in this order: tcp_bbr_a is insmod-ed with
+# the run's parameters, or, found loaded, gets them written to its parameter files; other
+# ccs are modprobe-d where the kernel does not have them yet.
+#
+# With a seeded guest (UML backend) every fork and exec draws from the guest's RNG, which
+# then picks ports, sequence numbers and iperf3 cookies: runs that are to be compared must
+# create the same processes before their flows. So scenario.sh passes the ccs of --load
+# first, the checks use shell builtins only, and which cc this run uses changes nothing here.
+module_prepare() {
+	MODULE_KO=${BBR_A_KO:-$TB_DIR/../tcp_bbr_a.ko}
+	for c in "$@"; do
+		if is_module_cc "$c"; then
+			if [ ! -d "$MODULE_DIR" ]; then
+				[ -f "$MODULE_KO" ] || die "$c is not loaded and $MODULE_KO does not exist (set BBR_A_KO)"
+				# shellcheck disable=SC2086 # one word per parameter
+				insmod "$MODULE_KO" $MODULE_PARAMS || die "insmod $MODULE_KO$MODULE_PARAMS failed"
+				MODULE_LOADED_HERE=1
+				log "loaded $MODULE_KO$MODULE_PARAMS (unloaded again at the end)"
+			elif [ "$MODULE_LOADED_HERE" = 0 ]; then
+				module_set_params
+			fi
+		elif ! cc_available "$c"; then
+			modprobe "tcp_$c" 2>/dev/null || true
+		fi
+		cc_available "$c" ||
+			die "congestion control $c is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
+	done
+}
+
+# module_set_params: MODULE_PARAMS into the loaded module's parameter files, each value
+# found there remembered first.
+module_set_params() {
+	for p in $MODULE_PARAMS; do
+		f=$MODULE_DIR/parameters/${p%%=*}
+		[ -w "$f" ] && read -r found < "$f" && echo "${p#*=}" > "$f" ||
+			die "tcp_bbr_a is loaded and parameter ${p%%=*} cannot be set at run time: rmmod tcp_bbr_a first"
+		case " $MODULE_PARAMS_FOUND " in
+		*" ${p%%=*}="*) ;; # given twice: the value before the first change counts
+		*) MODULE_PARAMS_FOUND="$MODULE_PARAMS_FOUND ${p%%=*}=$found" ;;
+		esac
+	done
+}
+
+# module_cleanup: leave tcp_bbr_a as the run found it: unloaded if the run loaded it,
+# otherwise with the parameter values it had.
+module_cleanup() {
+	if [ "$MODULE_LOADED_HERE" = 1 ]; then
+		# the namespaces' sockets go away asynchronously: retry
+		n=0
+		until rmmod tcp_bbr_a 2>/dev/null; do
+			n=$((n + 1))
+			[ $n -lt 20 ] || { log "tcp_bbr_a still in use: left loaded"; break; }
+			sleep 0.2
+		done
+	fi
+	[ -n "$MODULE_PARAMS_FOUND" ] || return 0
+	for p in $MODULE_PARAMS_FOUND; do
+		echo "${p#*=}" > "$MODULE_DIR/parameters/${p%%=*}" ||
+			log "could not set tcp_bbr_a parameter ${p%%=*} back to ${p#*=}"
+	done
+	log "tcp_bbr_a parameters set back to the values found:$MODULE_PARAMS_FOUND"
+	MODULE_PARAMS_FOUND=
+}
+
+# module_record: the module's version (MODULE_VERSION, none when it is not loaded) and,
+# into params.env, the parameter values in effect and its srcversion.
+module_record() {
+	MODULE_VERSION=none
+	[ -d "$MODULE_DIR" ] || return 0
+	MODULE_VERSION=$(cat "$MODULE_DIR/version" 2>/dev/null) ||
+		MODULE_VERSION=$(modinfo -F version "$MODULE_KO" 2>/dev/null) || MODULE_VERSION=unknown
+	[ -n "$MODULE_VERSION" ] || MODULE_VERSION=unknown
+	effective=
+	for f in "$MODULE_DIR"/parameters/*; do
+		[ -r "$f" ] && effective="$effective ${f##*/}=$(cat "$f")"
+	done
+	# shellcheck disable=SC2086 # joins the words with single spaces
+	param module_params_effective "$(echo $effective)"
+	param module_srcversion "$(cat "$MODULE_DIR/srcversion" 2>/dev/null)"
+}
+}

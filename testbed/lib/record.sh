@@ -1,0 +1,109 @@
+# testbed/lib/record.sh -- what a run records besides its flows: params.env, counters before
+# and after, ss/tc samples, the module's gain trace.
+# shellcheck shell=sh
+# POSIX sh, sourced by scenario.sh; defines functions only. Writes into SCRATCH; uses
+# scenario.sh's log, the checked options, lib/module.sh and topology.sh's tb_* functions.
+{
+
+param() { printf '%s=%s\n' "$1" "$2" >> "$PARAMS_FILE"; }
+
+# record_params: the first lines of params.env: the kernel, the module, the options
+record_params() {
+	: > "$PARAMS_FILE"
+	module_record
+	param kernel "$(uname -r)"
+	param kernel_series "${BBR_A_KERNEL:-host}"
+	param module_version "$MODULE_VERSION"
+	# shellcheck disable=SC2086 # joins the words with single spaces
+	param module_params "$(echo $MODULE_PARAMS)"
+	# shellcheck disable=SC2086
+	param cc "$(echo $CCS)"
+	# shellcheck disable=SC2086
+	param rtts_ms "$(echo $RTTS)"
+	param flows_per_rtt "$FLOWS_PER_RTT"
+	param rate_mbit "$RATE"
+	param buffer_bytes "$BUFFER"
+	param loss_pct "$LOSS"
+	param duration_s "$DURATION"
+	param warmup_s "$WARMUP"
+	param stagger_s "$STAGGER"
+	param starts_s "$STARTS"
+	param jitter_s "$JITTER"
+	param seed "$SEED"
+	param interval_s "$INTERVAL"
+	param sample_ms "$SAMPLE_MS"
+	param available_cc "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+}
+
+# Samplers write raw snapshots, each after a line "@ <uptime seconds>"; their pids go to
+# SAMPLER_PIDS. With BBR_A_SAMPLER (testbed/sampler.c; the UML runner provides it) one
+# process samples every namespace over netlink and writes the same files; otherwise a shell
+# loop per namespace starts ss or tc for every sample.
+start_samplers() {
+	[ "$SAMPLE_MS" -gt 0 ] || return 0
+	nsdir=/run/netns
+	[ -d $nsdir ] || nsdir=/var/run/netns
+	if [ -x "${BBR_A_SAMPLER:-}" ]; then
+		set --
+		k=1
+		while [ $k -le "$NCLASS" ]; do set -- "$@" tcp "$nsdir/$(tb_ns "s$k")" "$SCRATCH/ss_s$k.txt"; k=$((k + 1)); done
+		"$BBR_A_SAMPLER" "$SAMPLE_MS" $((DURATION + 600)) "$TB_RCV_ADDR" "$@" \
+			qdisc "$nsdir/$(tb_ns r)" to_rcv "$SCRATCH/tc.txt" 2> "$SCRATCH/sampler.err" &
+		SAMPLER_PIDS="$SAMPLER_PIDS $!"
+		param sampler netlink
+		return
+	fi
+	param sampler ss-tc
+	period_s=$(awk -v m="$SAMPLE_MS" 'BEGIN { print m / 1000 }')
+	loop='while :; do read -r up _ < /proc/uptime; echo "@ $up"; "$@"; sleep '$period_s'; done'
+	k=1
+	while [ $k -le "$NCLASS" ]; do
+		tb_exec "s$k" sh -c "$loop" sampler "$TB_SS" -tinH dst "$TB_RCV_ADDR" > "$SCRATCH/ss_s$k.txt" 2>&1 &
+		SAMPLER_PIDS="$SAMPLER_PIDS $!"
+		k=$((k + 1))
+	done
+	tb_exec r sh -c "$loop" sampler "$TB_TC" -s -j qdisc show dev to_rcv > "$SCRATCH/tc.txt" 2>&1 &
+	SAMPLER_PIDS="$SAMPLER_PIDS $!"
+}
+
+# The module's tracepoint bbr_a:bbr_a_gain, one event per round per bbr_a/bbr_a_fair flow:
+# one reader process for the whole run, started in every run where the module is loaded (a
+# bbr run of a comparison too, so that both runs create the same processes). TRACING=1
+# while it is enabled.
+TRACEFS=/sys/kernel/tracing
+start_trace() {
+	[ -d "$MODULE_DIR" ] || return 0
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+	if [ ! -d $TRACEFS/events/bbr_a ]; then
+		log "warning: no tracefs event bbr_a/bbr_a_gain: no gain trace (kernel without tracing?)"
+		return 0
+	fi
+	echo > $TRACEFS/trace
+	echo boot > $TRACEFS/trace_clock # the clock of /proc/uptime
+	echo 1 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
+	read -r up _ < /proc/uptime
+	echo "@ $up" > "$SCRATCH/trace.txt"
+	cat $TRACEFS/trace_pipe >> "$SCRATCH/trace.txt" &
+	SAMPLER_PIDS="$SAMPLER_PIDS $!"
+	TRACING=1
+}
+stop_trace() { [ "$TRACING" = 0 ] || echo 0 > $TRACEFS/events/bbr_a/bbr_a_gain/enable; }
+
+# record_counters start|end: the senders' /proc/net/snmp and the softnet counters
+record_counters() {
+	[ "$1" = end ] || cat /proc/net/softnet_stat > "$SCRATCH/softnet_start.txt" 2>/dev/null
+	k=1
+	while [ $k -le "$NCLASS" ]; do tb_exec "s$k" cat /proc/net/snmp > "$SCRATCH/snmp_s${k}_$1.txt"; k=$((k + 1)); done
+	[ "$1" = start ] || cat /proc/net/softnet_stat > "$SCRATCH/softnet_end.txt" 2>/dev/null
+}
+
+# record_final: the qdiscs' and links' counters, the counters, the end of the kernel log
+record_final() {
+	for n in r l; do
+		[ -e "/run/netns/$(tb_ns $n)" ] || [ -e "/var/run/netns/$(tb_ns $n)" ] || continue
+		{ echo "### namespace $n"; tb_tcn $n -s qdisc show; tb_ipn $n -s link show; } >> "$SCRATCH/tc_final.txt" 2>&1
+	done
+	record_counters end
+	dmesg 2>/dev/null | tail -n 40 > "$SCRATCH/dmesg_tail.txt"
+}
+}
