@@ -31,15 +31,14 @@ module_source_hash() {
 # depends on and can change between calls: the sources' contents, the kernel build dir (its
 # path names the kernel release, or the UML build key), the make arguments and the compiler.
 module_key() {
-	local src=$1 kdir=$2 inputs
+	local src=$1 kdir=$2
 	shift 2
-	mapfile -t inputs < <(module_inputs "$src")
 	{
 		echo "recipe $MODULE_RECIPE"
 		echo "kdir $kdir"
 		printf 'arg %s\n' "$@"
 		gcc --version | sed -n 1p
-		(cd "$src" && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+		echo "sources $(module_source_hash "$src")"
 	} | sha256sum | cut -c1-12
 }
 
