@@ -41,7 +41,8 @@ Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
 Cache: $CACHE (BBR_A_CACHE). The newest Debian kernel of the series is used; pin one
 with BBR_A_KVER_6_1=6.1.0-NN-amd64 or BBR_A_KVER_6_12=6.12.MMM+deb12-amd64.
-Extra kernel command line words: BBR_A_GUEST_APPEND.
+Extra kernel command line words: BBR_A_GUEST_APPEND. Guest CPU model: BBR_A_QEMU_CPU
+(default qemu64,+rdrand; see docs/backends.md).
 EOF
 }
 
@@ -129,7 +130,7 @@ cat "$tmp/stdout" &
 catpid=$!
 t0=$(date +%s.%N)
 timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-	"${accel[@]}" -cpu qemu64,+rdrand -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
+	"${accel[@]}" -cpu "${BBR_A_QEMU_CPU:-qemu64,+rdrand}" -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
 	-kernel "$kdir/vmlinux" -initrd "$tmp/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 tsc=reliable rdinit=/init ${BBR_A_GUEST_APPEND:-}" \
 	-serial "file:$tmp/console.log" -serial "file:$tmp/stdout" -serial "file:$tmp/ctl" \

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# scripts/guest_soak.sh -- how often does a guest die under the main job? Runs
+# testbed/rtt_fairness.sh (with the options after --) again and again and records the outcome
+# of every guest run; resumable: a re-run skips the iterations it already has.
+set -euo pipefail
+{
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=scripts/lib/console.sh
+source "$REPO/scripts/lib/console.sh" # console_fault
+
+usage() {
+	cat <<EOF
+Usage: scripts/$PROG --out DIR [--runs N] [-- RTT_FAIRNESS_OPTIONS...]
+       scripts/$PROG --summary DIR
+
+Runs \`testbed/rtt_fairness.sh --no-analysis --out DIR/iK/run OPTIONS\` for K = 1..N
+(default 30), each iteration's log in DIR/iK/log and its exit status in DIR/iK/outcome;
+iterations that have an outcome are skipped, so an interrupted soak resumes where it
+stopped. Then (and with --summary) writes DIR/outcomes.csv, one line per guest run:
+iteration, congestion control, outcome (ok, fault: a panic/Oops/BUG, timeout, failed),
+whether tcp_bbr_a's code was on the faulting stack, wall seconds and the fault's first line.
+A guest fault that rtt_fairness.sh retried counts as a run of its own.
+EOF
+}
+
+RUNS=30 OUT='' SUMMARY_ONLY=0
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--runs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || bad "--runs needs a positive integer"; RUNS=$2; shift 2 ;;
+	--out) [[ -n ${2:-} ]] || bad "--out needs a directory"; OUT=$2; shift 2 ;;
+	--summary) [[ -d ${2:-} ]] || bad "--summary needs an existing soak directory"; OUT=$2; SUMMARY_ONLY=1; shift 2 ;;
+	--) shift; break ;;
+	*) bad "unknown option '$1' (rtt_fairness.sh's options go after --)" ;;
+	esac
+done
+[[ -n $OUT ]] || bad "--out DIR is required"
+
+# guest_line ITER CC DIR CONSOLE: one outcomes.csv line for the guest run whose console is CONSOLE.
+guest_line() {
+	local fault kind=failed mod='' first='' wall=''
+	[[ -f $3/run.env ]] && wall=$(sed -n 's/^wall_s=//p' "$3/run.env")
+	fault=$(console_fault "$4")
+	if [[ -n $fault ]]; then
+		read -r kind mod first <<<"$fault"
+	elif [[ -f $3/run.env && $4 == "$3/console.log" ]]; then
+		kind=ok
+	elif grep -q 'timeout: the' "$3/../../../log" 2>/dev/null; then
+		kind=timeout
+	fi
+	printf '%s,%s,%s,%s,%s,"%s"\n' "$1" "$2" "$kind" "$mod" "$wall" "${first//\"/\'}"
+}
+
+summary() {
+	local it cc rd con n=0
+	echo "iteration,cc,outcome,module_on_stack,wall_s,fault"
+	for it in "$OUT"/i*/; do
+		[[ -f $it/outcome ]] || continue
+		for rd in "$it"run/*/run1; do
+			[[ -d $rd ]] || continue
+			cc=$(basename "$(dirname "$rd")")
+			for con in "$rd"/fault*-console.log "$rd/console.log"; do
+				[[ -f $con ]] && guest_line "$(basename "$it")" "$cc" "$rd" "$con"
+			done
+		done
+		n=$((n + 1))
+	done
+	log "$n iterations summarised"
+}
+
+mkdir -p "$OUT" || die "cannot create $OUT"
+if ((!SUMMARY_ONLY)); then
+	trap 'log "interrupted (finished iterations are kept; re-run to resume)"; exit 130' INT TERM
+	for ((i = 1; i <= RUNS; i++)); do
+		d=$OUT/i$i
+		[[ -f $d/outcome ]] && continue
+		rm -rf "$d" && mkdir -p "$d"
+		t0=$(date +%s) rc=0
+		log "iteration $i/$RUNS ($(date -u +%H:%M:%S))"
+		"$REPO/testbed/rtt_fairness.sh" --no-analysis --out "$d/run" "$@" >"$d/log" 2>&1 || rc=$?
+		echo "rc=$rc wall_s=$(($(date +%s) - t0))" >"$d/outcome"
+		log "iteration $i: exit status $rc"
+	done
+fi
+summary >"$OUT/outcomes.csv"
+awk -F, 'NR > 1 { n[$3]++ } END { for (k in n) printf "%s %d\n", k, n[k] }' "$OUT/outcomes.csv" | sort
+}
