@@ -9,6 +9,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=scripts/lib/initramfs.sh
 source "$REPO/scripts/lib/initramfs.sh"
+# shellcheck source=scripts/lib/console.sh
+source "$REPO/scripts/lib/console.sh" # console_fault
 
 usage() {
 	cat <<EOF
@@ -156,11 +158,11 @@ tail_console() {
 status=$(sed -n 's/^rc \([0-9]*\).*/\1/p' "$tmp/ctl" 2>/dev/null | tail -n1)
 wall=$(echo "$t1 - $t0" | bc)
 DIE_RC=125
-if grep -q 'Kernel panic - not syncing' "$con" 2>/dev/null; then
-	tail_console; die "kernel panic in the $kver guest (after ${wall}s)"
-fi
-if grep -qE '(^|\] )(Oops: |BUG: |kernel BUG at |general protection fault)' "$con" 2>/dev/null; then
-	tail_console; die "kernel Oops/BUG in the $kver guest (see console.log)"
+fault=$(console_fault "$con")
+if [[ -n $fault ]]; then
+	read -r _ on_stack first <<<"$fault"
+	tail_console
+	die "the $kver guest kernel faulted after ${wall}s: $first (tcp_bbr_a code in the report: $on_stack; console.log has it all)"
 fi
 if [[ $qrc -eq 124 || $qrc -eq 137 ]]; then
 	tail_console; DIE_RC=124 die "timeout: the $kver guest ran longer than ${tmo}s (killed)"

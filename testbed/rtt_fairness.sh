@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 # shellcheck source=testbed/lib/backend.sh
-source "$REPO/testbed/lib/backend.sh" # choose_backend
+source "$REPO/testbed/lib/backend.sh" # choose_backend, guest_run
 
 usage() {
 	cat <<EOF
@@ -40,7 +40,7 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
   --out DIR          results directory, must be new or empty
                      (default results/rtt_fairness-<timestamp>)
   --backend B        auto|host|qemu|uml (default auto: host if root, the host kernel loads
-                     modules and netem works in a scratch namespace; else qemu)
+                     modules and netem works in a scratch namespace; else uml)
   --kernel K         6.1|6.12 for the qemu backend (default 6.12)
   --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable)
   --interval S       iperf3 report interval (default 1)
@@ -53,7 +53,9 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
 
 Backends: host = testbed/scenario.sh run directly as root (tcp_bbr_a.ko from BBR_A_KO or
 the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/guest.sh with
---virtual-time. Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
+--virtual-time; a QEMU guest whose kernel faults with no tcp_bbr_a code in the report is
+run once more (said on screen; its console is kept). Exit status: 0 ok, 1 a run or the
+analysis failed, 2 bad usage.
 EOF
 }
 
@@ -178,9 +180,14 @@ log "results: $OUT"
 case $BACKEND in qemu) RATIO=5 ;; uml) RATIO=3 ;; *) RATIO=1 ;; esac
 NRUNS=$((${#CC_LIST[@]} * REPEAT)) DONE_RUNS=0 DONE_WALL=0 T_START=$(date +%s)
 ticker() { # ticker LABEL: runs in the background during one run
-	local t0 el left per
+	local t0 el left per nap=''
 	t0=$(date +%s)
-	while sleep 15; do
+	# its sleep goes with it: a left-over sleep would hold the caller's pipes open for 15 s
+	trap '[[ -z $nap ]] || kill "$nap" 2>/dev/null; exit 0' TERM
+	while :; do
+		sleep 15 &
+		nap=$!
+		wait "$nap"
 		el=$(($(date +%s) - t0))
 		per=$((DURATION * RATIO + 20))
 		((DONE_RUNS == 0)) || per=$((DONE_WALL / DONE_RUNS))
@@ -210,7 +217,7 @@ for c in "${CC_LIST[@]}"; do
 			# shellcheck disable=SC2016
 			scenario_args "$c" "$seed" '"$BBR_A_OUT"' "$BUFFER" "$CCS"
 			# shellcheck disable=SC2016
-			"$REPO/scripts/guest.sh" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
+			guest_run "$dir" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
 				die "run $c #$r failed in the $KERNEL guest (outputs in $dir)"
 		fi
 		kill "$TICKER" 2>/dev/null

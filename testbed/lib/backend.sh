@@ -4,6 +4,8 @@
 # Sourced by rtt_fairness.sh; defines functions only. Uses its die, log, REPO, BACKEND, CCS
 # and KERNEL.
 {
+# shellcheck source=scripts/lib/console.sh
+source "$REPO/scripts/lib/console.sh" # console_fault
 
 # A scratch namespace while host_reason probes netem (rtt_fairness.sh's cleanup deletes it).
 PROBE_NS=
@@ -38,8 +40,8 @@ choose_backend() {
 		elif [[ $BACKEND == host ]]; then
 			die "backend host: $why"
 		else
-			BACKEND=qemu
-			log "backend: qemu, Debian $KERNEL kernel, virtual time (host: $why)"
+			BACKEND=uml
+			log "backend: uml, User-Mode Linux 6.1 in time travel (host: $why; --backend qemu runs Debian's kernel)"
 		fi
 	fi
 	if [[ $BACKEND == qemu || $BACKEND == uml ]]; then
@@ -49,5 +51,34 @@ choose_backend() {
 		[[ $BACKEND == uml ]] && KERNEL=uml
 	fi
 	return 0
+}
+
+# guest_run DIR GUEST_ARGS...: scripts/guest.sh GUEST_ARGS, whose --out is DIR. A QEMU guest
+# whose kernel faults with none of tcp_bbr_a's code in the report (the emulated machine's
+# fault as far as anyone can tell: docs/backends.md, "Guest faults") is run once more, its
+# console kept as DIR/fault1-console.log. A fault that may involve the module, a second
+# fault, and every other failure end the run.
+guest_run() {
+	local dir=$1 rc attempt fault on_stack first
+	shift
+	for attempt in 1 2; do
+		rc=0
+		"$REPO/scripts/guest.sh" "$@" || rc=$?
+		((rc == 125)) && [[ $BACKEND == qemu ]] || return "$rc"
+		fault=$(console_fault "$dir/console.log")
+		[[ -n $fault ]] || return "$rc"
+		read -r _ on_stack first <<<"$fault"
+		if [[ $on_stack == yes ]]; then
+			log "the guest kernel faulted with tcp_bbr_a's code in its report ($first): a module bug until shown otherwise; not retried (console: $dir/console.log)"
+			return "$rc"
+		elif ((attempt == 2)); then
+			log "the guest kernel faulted again, with no tcp_bbr_a code in its report ($first); not retried twice (consoles: $dir/fault1-console.log, $dir/console.log)"
+			return "$rc"
+		fi
+		mv "$dir/console.log" "$dir/fault1-console.log"
+		find "$dir" -mindepth 1 -maxdepth 1 ! -name fault1-console.log -exec rm -rf {} +
+		log "the $KERNEL guest's kernel faulted with no tcp_bbr_a code in its report: $first"
+		log "that is the emulated machine (QEMU TCG) or the guest kernel, not the module (docs/backends.md, 'Guest faults'); console kept in $dir/fault1-console.log; running it once more"
+	done
 }
 }
