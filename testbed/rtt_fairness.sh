@@ -43,7 +43,10 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
                      modules and netem works in a scratch namespace; else uml)
   --kernel K         6.1|6.12 for the qemu backend (default 6.12)
   --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable)
-  --interval S       iperf3 report interval (default 1)
+  --interval S       receiver report interval (default 1)
+  --client C         auto|tcpflow|iperf3: the traffic's sender and receiver (default auto:
+                     testbed/tcpflow.py where the guest or host has python3 (host, uml),
+                     else iperf3 (qemu); same JSON, see testbed/README.md)
   --sample-ms MS     ss/tc sampling period, 0 = off (default 100)
   --timeout S        wall-clock limit per guest run (default 600 + 30 x duration)
   --mem MB           guest memory (default: guest runner's)
@@ -61,7 +64,7 @@ EOF
 
 CCS=bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
-SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128
+SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto
 MODULE_PARAMS=()
 while [[ $# -gt 0 ]]; do
 	opt=$1
@@ -71,7 +74,7 @@ while [[ $# -gt 0 ]]; do
 	--no-analysis) ANALYSIS=0; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
-		--interval | --sample-ms | --timeout | --mem | --streams) ;;
+		--interval | --sample-ms | --timeout | --mem | --streams | --client) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -85,6 +88,7 @@ while [[ $# -gt 0 ]]; do
 	--out) OUT=$val ;; --backend) BACKEND=$val ;; --kernel) KERNEL=$val ;;
 	--module-param) MODULE_PARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
 	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;; --streams) STREAMS=$val ;;
+	--client) CLIENT=$val ;;
 	esac
 done
 
@@ -92,7 +96,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
 		--loss "$LOSS" --duration "$DURATION" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
 		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
-		--load "$5" --streams "$STREAMS")
+		--load "$5" --streams "$STREAMS" --client "$CLIENT")
 	local p
 	for p in "${MODULE_PARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }

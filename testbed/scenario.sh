@@ -3,7 +3,8 @@
 # POSIX sh: runs under busybox ash in the QEMU guest, under dash/bash as root on a host.
 # Writes raw outputs only (no analysis: that is testbed/analyze.py, on the host).
 # The pieces are in testbed/lib/: options.sh (the checks), flows.sh (the flow table),
-# module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace).
+# module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace),
+# traffic.sh (receivers and clients).
 set -u
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run. The libraries are sourced before anything
@@ -26,18 +27,21 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --starts S,S,...     explicit start offset of every flow, seconds (overrides --stagger)
   --jitter S           extra random start delay in [0,S), drawn from --seed (default 0)
   --seed N             seed for the jitter; recorded (default 1)
-  --interval S         iperf3 report interval, 0.1..60 (default 1)
+  --interval S         report interval of the traffic's receiver, 0.1..60 (default 1)
+  --client C           the traffic: tcpflow (testbed/tcpflow.py bulk/sink, blocking writes),
+                       iperf3, or auto: tcpflow where python3 is installed, else iperf3
+                       (default auto); both write iperf3's JSON; recorded as client=
   --sample-ms MS       ss/tc sampling period, 0 = off (default 100)
   --module-param K=V   tcp_bbr_a module parameter (repeatable)
   --load CC[,CC...]    also make these congestion controls available before the run, in this
                        order (rtt_fairness.sh passes all ccs it compares, so that every run
                        of a comparison prepares the kernel with the same commands)
-  --port-base P        first iperf3 port (default 5201)
-  --streams N          at most N flows per iperf3 client (1..128, default 128): flows of one
-                       RTT class that start together run as one client with -P (its own TCP
-                       connection each); 1 = one iperf3 process per flow
+  --port-base P        first receiver port (default 5201)
+  --streams N          at most N flows per client process (1..128, default 128): flows of one
+                       RTT class that start together run as one client (iperf3 -P, tcpflow
+                       --streams; its own TCP connection each); 1 = one process per flow
   --out DIR            output directory (created)
-  --plan               print the flow table and the iperf3 clients, run nothing (no root)
+  --plan               print the flow table and the client processes, run nothing (no root)
   --check              check the options and exit: status 0, or 2 with a message (no root)
 Every flow must start before the last half second. Exit status: 0 ok, 1 the run failed,
 2 bad usage.
@@ -55,7 +59,7 @@ warn() { echo "scenario: warning: $*" >&2; }
 
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
-STREAMS=128 OUT='' MODE=run
+STREAMS=128 OUT='' MODE=run CLIENT=auto
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
@@ -69,7 +73,7 @@ while [ $# -gt 0 ]; do
 	--stagger) STAGGER=$2 ;; --starts) STARTS=$2 ;; --jitter) JITTER=$2 ;; --seed) SEED=$2 ;;
 	--interval) INTERVAL=$2 ;; --sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT_BASE=$2 ;;
 	--out) OUT=$2 ;; --streams) STREAMS=$2 ;; --module-param) MODULE_PARAMS="$MODULE_PARAMS $2" ;;
-	--load) LOAD=$2 ;;
+	--load) LOAD=$2 ;; --client) CLIENT=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -85,6 +89,8 @@ case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 . "$TB_SRC/lib/module.sh"
 # shellcheck source=testbed/lib/record.sh
 . "$TB_SRC/lib/record.sh"
+# shellcheck source=testbed/lib/traffic.sh
+. "$TB_SRC/lib/traffic.sh"
 # shellcheck source=testbed/topology.sh
 . "$TB_SRC/topology.sh"
 
@@ -109,7 +115,8 @@ export PATH="$PATH:/sbin:/usr/sbin:/bin:/usr/bin"
 # staggered run other ports.
 TB_DIR=$(cd "$(dirname "$0")" && pwd)
 tb_find_tools || exit 1
-for t in iperf3 awk timeout; do command -v $t >/dev/null 2>&1 || die "$t is required"; done
+traffic_tools
+for t in awk timeout; do command -v $t >/dev/null 2>&1 || die "$t is required"; done
 PING=ping
 command -v ping >/dev/null 2>&1 || { command -v busybox >/dev/null 2>&1 && PING="busybox ping"; } ||
 	die "ping is required (iputils-ping or busybox)"
@@ -152,6 +159,7 @@ NGROUPS=$(wc -l < "$SCRATCH/groups.txt")
 param flows "$NFLOWS"
 param iperf3_clients "$NGROUPS"
 param streams_per_client_max "$STREAMS"
+param client "$CLIENT"
 param flow_table "index class rtt_ms cc port start_s run_s group stream (file flows.txt)"
 
 # ---- topology --------------------------------------------------------------------------------
@@ -174,19 +182,7 @@ done
 record_counters start
 
 # ---- receivers, samplers -----------------------------------------------------------------------
-while read -r group _ _ port _; do
-	tb_exec d iperf3 -s -1 -J -p "$port" > "$SCRATCH/server$group.log" 2>&1 &
-	SERVER_PIDS="$SERVER_PIDS $!"
-done < "$SCRATCH/groups.txt"
-n=0
-while :; do
-	up=$(tb_exec d "$TB_SS" -ltnH | awk -v p0="$PORT_BASE" -v n="$NFLOWS" \
-		'{ sub(/.*:/, "", $4); if ($4 >= p0 && $4 < p0 + n) c++ } END { print c + 0 }')
-	[ "$up" -ge "$NGROUPS" ] && break
-	n=$((n + 1))
-	[ $n -lt 300 ] || die "iperf3 servers did not start ($up of $NGROUPS listening after 30 s)"
-	sleep 0.1
-done
+start_receivers
 start_samplers
 start_trace
 
@@ -200,32 +196,9 @@ while read -r group class cc _; do
 done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
-: > "$SCRATCH/flow_starts.txt"
-while read -r group class cc port start_s run_s members; do
-	(
-		[ "$start_s" = 0.000 ] || sleep "$start_s"
-		read -r up _ < /proc/uptime
-		for i in $(echo "$members" | tr ',' ' '); do echo "$i $up"; done >> "$SCRATCH/flow_starts.txt"
-		set -- -P "$(echo "$members" | awk -F, '{ print NF }')"
-		[ "$1 $2" != "-P 1" ] || set --
-		exec "$TB_IP" netns exec "$(tb_ns "s$class")" timeout $((run_s + 60)) iperf3 -c "$TB_RCV_ADDR" \
-			-p "$port" -t "$run_s" -i "$INTERVAL" -J --get-server-output "$@" \
-			> "$SCRATCH/flow$group.json" 2> "$SCRATCH/flow$group.err"
-	) &
-	CLIENT_PIDS="$CLIENT_PIDS $!"
-done < "$SCRATCH/groups.txt"
-log "$NFLOWS flow(s) started in $NGROUPS iperf3 client(s), running ~$DURATION s"
-
-failed=0
-exec 3< "$SCRATCH/groups.txt"
-for pid in $CLIENT_PIDS; do
-	read -r group _ <&3
-	if wait "$pid"; then rc=0; else rc=$?; failed=$((failed + 1)); fi
-	param "flow_rc_$group" "$rc"
-	[ "$rc" = 0 ] || log "iperf3 client $group: exit status $rc ($(head -c 300 "$SCRATCH/flow$group.err"))"
-done
-exec 3<&-
-CLIENT_PIDS=
+start_clients
+log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
+wait_clients
 read -r t1 _ < /proc/uptime
 param end_uptime "$t1"
 
@@ -233,8 +206,8 @@ param end_uptime "$t1"
 [ -z "$SAMPLER_PIDS" ] || kill $SAMPLER_PIDS 2>/dev/null
 SAMPLER_PIDS=
 record_final
-param flows_failed "$failed"
-[ "$failed" = 0 ] || die "$failed of $NGROUPS iperf3 client(s) failed"
+param flows_failed "$FAILED"
+[ "$FAILED" = 0 ] || die "$FAILED of $NGROUPS $CLIENT client(s) failed"
 log "done: raw outputs in $OUT"
 exit
 }

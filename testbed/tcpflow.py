@@ -1,9 +1,20 @@
 #!/usr/bin/env python3
-"""tcpflow.py -- a small bulk-TCP sender and sink that sample their own socket.
+"""tcpflow.py -- small bulk-TCP senders and sinks that block instead of polling.
 
     tcpflow.py server --port P [--bind ADDR] [--count N]
     tcpflow.py client --host H --port P [--cc CC] [--plan send:S,idle:S,...]
                       [--sample-ms MS] [--out FILE]
+    tcpflow.py sink --port P [--bind ADDR] [--streams N] [--interval S]
+    tcpflow.py bulk --host H --port P [--streams N] [--time S] [--interval S] [--out FILE]
+
+sink/bulk are the testbed's traffic (testbed/scenario.sh --client tcpflow): bulk opens N
+connections to a sink, writes to each from its own thread for S seconds (blocking writes),
+then half-closes; the sink counts what each connection delivers per interval of S seconds
+and, at the end of the data, answers with that record. bulk writes iperf3's JSON (the
+fields testbed/analyze.py reads, with the same meaning: start.connected, intervals,
+end.streams, end.sum_sent, end.sender_tcp_congestion, server_output_json), so a run
+analyses the same way whichever client made it. iperf3 3.12 polls its sockets between
+writes, which in a time-travel guest costs wall time and no simulated time (docs/backends.md).
 
 The client connects, optionally selects a congestion control with
 setsockopt(TCP_CONGESTION), then follows its plan: "send:S" writes as fast as
@@ -192,6 +203,183 @@ def run_server(args):
             th.join()
 
 
+# ----------------------------------------------------------------- sink / bulk (iperf3 JSON)
+class Intervals:
+    """Bytes per interval of `length` seconds from t0, on iperf3's boundaries (k x length).
+    add(now, n) counts n bytes that moved at time now; a call past a boundary first closes
+    the intervals before it (empty ones too), so its bytes count in the interval of now."""
+
+    def __init__(self, t0, length):
+        self.t0, self.length, self.k, self.acc, self.done = t0, length, 0, 0, []
+
+    def add(self, now, nbytes):
+        while now - self.t0 >= (self.k + 1) * self.length:
+            self.done.append((self.k * self.length, (self.k + 1) * self.length, self.acc))
+            self.k, self.acc = self.k + 1, 0
+        self.acc += nbytes
+
+    def finish(self, now):
+        """Close the last, partial interval at now; returns [(start, end, bytes)]."""
+        self.add(now, 0)
+        end = now - self.t0
+        if end > self.k * self.length or self.acc:
+            self.done.append((self.k * self.length, max(end, self.k * self.length), self.acc))
+            self.acc = 0
+        return [(round(a, 6), round(b, 6), n) for a, b, n in self.done]
+
+
+def sink_one(conn, interval):
+    """Count one connection's bytes per interval until the sender half-closes, then send
+    the record back (one JSON line) and close."""
+    with conn:
+        t0 = time.monotonic()
+        iv, total, buf = Intervals(t0, interval), 0, bytearray(CHUNK)
+        while True:
+            n = conn.recv_into(buf)
+            if not n:
+                break
+            iv.add(time.monotonic(), n)
+            total += n
+        rec = {"socket": conn.fileno(), "local_port": conn.getsockname()[1],
+               "remote_port": conn.getpeername()[1], "bytes": total,
+               "intervals": iv.finish(time.monotonic())}
+        conn.sendall(json.dumps(rec).encode() + b"\n")
+
+
+def run_sink(args):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as srv:
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind((args.bind, args.port))
+        srv.listen(args.streams)
+        threads = []
+        for _ in range(args.streams):
+            conn, _ = srv.accept()
+            th = threading.Thread(target=sink_one, args=(conn, args.interval))
+            th.start()
+            threads.append(th)
+        for th in threads:
+            th.join()
+
+
+def bulk_one(st, t0, seconds, interval):
+    """Write to one connection for seconds from t0, half-close, read the sink's record."""
+    sock, buf = st["sock"], bytes(CHUNK)
+    iv, sent, now = Intervals(t0, interval), 0, time.monotonic()
+    while now < t0 + seconds:
+        n = sock.send(buf)
+        now = time.monotonic()
+        iv.add(now, n)
+        sent += n
+    st["intervals"] = iv.finish(now)
+    st["bytes"] = sent
+    st["retransmits"] = decode_tcp_info(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256))[
+        "total_retrans"]
+    sock.shutdown(socket.SHUT_WR)
+    reply = b""
+    while True:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        reply += chunk
+    sock.close()
+    try:
+        st["server"] = json.loads(reply)
+    except ValueError:
+        raise OSError(f"no record from the sink for port {st['local_port']}") from None
+
+
+def iperf3_intervals(per_stream, key):
+    """iperf3's intervals list from [(socket, [(start, end, bytes)])]; a stream with fewer
+    intervals than the longest gets empty, zero-length ones (analyze.py skips those)."""
+    out = []
+    for k in range(max(len(ivs) for _, ivs in per_stream)):
+        streams = []
+        for sock, ivs in per_stream:
+            a, b, n = ivs[k] if k < len(ivs) else (ivs[-1][1],) * 2 + (0,)
+            streams.append({key: sock, "start": a, "end": b, "seconds": round(b - a, 6),
+                            "bytes": n, "bits_per_second": n * 8 / (b - a) if b > a else 0})
+        out.append({"streams": streams, "sum": {"bytes": sum(x["bytes"] for x in streams)}})
+    return out
+
+
+def bulk_json(streams, cc, mss, args):
+    """The client's result in iperf3's JSON layout (see the module docstring)."""
+    ends = [{"sender": {"socket": st["socket"], "bytes": st["bytes"],
+                        "retransmits": st["retransmits"]},
+             "receiver": {"socket": st["socket"], "bytes": st["server"]["bytes"]}}
+            for st in streams]
+    server = {"start": {"connected": [{"socket": st["server"]["socket"],
+                                       "local_port": st["server"]["local_port"],
+                                       "remote_port": st["server"]["remote_port"]}
+                                      for st in streams]},
+              "intervals": iperf3_intervals([(st["server"]["socket"], st["server"]["intervals"])
+                                             for st in streams], "socket")}
+    return {"start": {"connected": [{k: st[k] for k in ("socket", "local_host", "local_port",
+                                                         "remote_host", "remote_port")}
+                                    for st in streams],
+                      "tcp_mss_default": mss, "tool": "tcpflow.py bulk",
+                      "test_start": {"protocol": "TCP", "num_streams": len(streams),
+                                     "duration": args.time}},
+            "intervals": iperf3_intervals([(st["socket"], st["intervals"]) for st in streams],
+                                          "socket"),
+            "end": {"streams": ends,
+                    "sum_sent": {"bytes": sum(st["bytes"] for st in streams),
+                                 "retransmits": sum(st["retransmits"] for st in streams)},
+                    "sum_received": {"bytes": sum(st["server"]["bytes"] for st in streams)},
+                    "sender_tcp_congestion": cc},
+            "server_output_json": server}
+
+
+def run_bulk(args):
+    streams = []
+    for _ in range(args.streams):
+        sock = socket.create_connection((args.host, args.port), timeout=30)
+        sock.settimeout(None)
+        (lh, lp), (rh, rp) = sock.getsockname(), sock.getpeername()
+        streams.append({"sock": sock, "socket": sock.fileno(), "local_host": lh,
+                        "local_port": lp, "remote_host": rh, "remote_port": rp})
+    first = streams[0]["sock"]
+    cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
+    mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
+    t0, errors = time.monotonic(), []
+
+    def one(st):
+        try:
+            bulk_one(st, t0, args.time, args.interval)
+        except OSError as e:
+            errors.append(e)
+    threads = [threading.Thread(target=one, args=(st,)) for st in streams]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
+    return bulk_json(streams, cc, mss, args)
+
+
+def check_args(ap, args):
+    """Range checks; ap.error (exit 2) on a bad value."""
+    if not 0 < args.port < 65536:
+        ap.error("--port must be 1..65535")
+    if args.role == "server" and args.count < 1:
+        ap.error("--count must be at least 1")
+    if args.role == "client":
+        try:
+            parse_plan(args.plan)
+        except PlanError as e:
+            ap.error(str(e))
+        if args.sample_ms < 0:
+            ap.error("--sample-ms must be >= 0")
+    if args.role in ("sink", "bulk"):
+        if not 1 <= args.streams <= 128:
+            ap.error("--streams must be 1..128")
+        if not 0.1 <= args.interval <= 60:
+            ap.error("--interval must be 0.1..60 seconds")
+    if args.role == "bulk" and not 0 < args.time <= 1e6:
+        ap.error("--time must be > 0 seconds")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tcpflow.py", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="role", required=True)
@@ -206,17 +394,25 @@ def main(argv=None):
     cli.add_argument("--plan", default="send:10", help="send:S and idle:S items (default send:10)")
     cli.add_argument("--sample-ms", type=float, default=100.0, help="0: no samples (default 100)")
     cli.add_argument("--out", help="JSON result file (default stdout)")
+    snk = sub.add_parser("sink", help="count what N connections deliver per interval")
+    snk.add_argument("--port", type=int, required=True)
+    snk.add_argument("--bind", default="0.0.0.0")
+    blk = sub.add_parser("bulk", help="send on N connections for S seconds; iperf3 JSON")
+    blk.add_argument("--host", required=True)
+    blk.add_argument("--port", type=int, required=True)
+    blk.add_argument("--time", type=float, default=10.0, help="seconds of sending (default 10)")
+    blk.add_argument("--out", help="JSON result file (default stdout)")
+    for p in (snk, blk):
+        p.add_argument("--streams", type=int, default=1, help="connections, 1..128 (default 1)")
+        p.add_argument("--interval", type=float, default=1.0,
+                       help="report interval, seconds (default 1)")
     args = ap.parse_args(argv)
+    check_args(ap, args)
     try:
-        if args.role == "server":
-            if not 0 < args.port < 65536 or args.count < 1:
-                ap.error("--port must be 1..65535 and --count at least 1")
-            run_server(args)
+        if args.role in ("server", "sink"):
+            (run_server if args.role == "server" else run_sink)(args)
             return 0
-        parse_plan(args.plan)
-        if args.sample_ms < 0:
-            ap.error("--sample-ms must be >= 0")
-        result = run_client(args)
+        result = run_client(args) if args.role == "client" else run_bulk(args)
     except PlanError as e:
         ap.error(str(e))
     except OSError as e:

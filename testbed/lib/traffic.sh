@@ -1,0 +1,80 @@
+# testbed/lib/traffic.sh -- the flows' traffic: receivers and clients, iperf3 or
+# testbed/tcpflow.py (sink/bulk), both writing iperf3's JSON. POSIX sh, sourced by scenario.sh.
+# shellcheck shell=sh
+# Uses scenario.sh's CLIENT, INTERVAL, PORT_BASE, NFLOWS, NGROUPS, SCRATCH, TB_* and die/log.
+{
+
+# traffic_tools: CLIENT auto becomes tcpflow where python3 is installed, else iperf3; the
+# chosen client's tools must be there.
+traffic_tools() {
+	PYTHON=$(command -v /usr/bin/python3 || command -v python3) || PYTHON=''
+	if [ "$CLIENT" = auto ]; then
+		CLIENT=iperf3
+		[ -z "$PYTHON" ] || CLIENT=tcpflow
+	fi
+	[ "$CLIENT" = iperf3 ] || [ -n "$PYTHON" ] || die "--client tcpflow needs python3"
+	TCPFLOW="$PYTHON $TB_DIR/tcpflow.py"
+	[ "$CLIENT" = tcpflow ] || command -v iperf3 >/dev/null 2>&1 || die "iperf3 is required"
+}
+
+# start_receivers: one receiver per client process (groups.txt), listening before it returns.
+start_receivers() {
+	while read -r group _ _ port _ _ members; do
+		if [ "$CLIENT" = iperf3 ]; then
+			tb_exec d iperf3 -s -1 -J -p "$port" > "$SCRATCH/server$group.log" 2>&1 &
+		else
+			# shellcheck disable=SC2086
+			tb_exec d $TCPFLOW sink --port "$port" --interval "$INTERVAL" \
+				--streams "$(echo "$members" | awk -F, '{ print NF }')" > "$SCRATCH/server$group.log" 2>&1 &
+		fi
+		SERVER_PIDS="$SERVER_PIDS $!"
+	done < "$SCRATCH/groups.txt"
+	n=0
+	while :; do
+		up=$(tb_exec d "$TB_SS" -ltnH | awk -v p0="$PORT_BASE" -v n="$NFLOWS" \
+			'{ sub(/.*:/, "", $4); if ($4 >= p0 && $4 < p0 + n) c++ } END { print c + 0 }')
+		[ "$up" -ge "$NGROUPS" ] && break
+		n=$((n + 1))
+		[ $n -lt 300 ] || die "$CLIENT receivers did not start ($up of $NGROUPS listening after 30 s)"
+		sleep 0.1
+	done
+}
+
+# start_clients: each client process at its start time (launch times in flow_starts.txt).
+start_clients() {
+	: > "$SCRATCH/flow_starts.txt"
+	while read -r group class _ port start_s run_s members; do
+		(
+			[ "$start_s" = 0.000 ] || sleep "$start_s"
+			read -r up _ < /proc/uptime
+			for i in $(echo "$members" | tr ',' ' '); do echo "$i $up"; done >> "$SCRATCH/flow_starts.txt"
+			n=$(echo "$members" | awk -F, '{ print NF }')
+			if [ "$CLIENT" = iperf3 ]; then
+				set -- iperf3 -c "$TB_RCV_ADDR" -p "$port" -t "$run_s" -i "$INTERVAL" -J --get-server-output
+				[ "$n" = 1 ] || set -- "$@" -P "$n"
+			else
+				# shellcheck disable=SC2086
+				set -- $TCPFLOW bulk --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
+					--interval "$INTERVAL" --streams "$n"
+			fi
+			exec "$TB_IP" netns exec "$(tb_ns "s$class")" timeout $((run_s + 60)) "$@" \
+				> "$SCRATCH/flow$group.json" 2> "$SCRATCH/flow$group.err"
+		) &
+		CLIENT_PIDS="$CLIENT_PIDS $!"
+	done < "$SCRATCH/groups.txt"
+}
+
+# wait_clients: waits for every client; FAILED = how many failed (each one's status recorded).
+wait_clients() {
+	FAILED=0
+	exec 3< "$SCRATCH/groups.txt"
+	for pid in $CLIENT_PIDS; do
+		read -r group _ <&3
+		if wait "$pid"; then rc=0; else rc=$?; FAILED=$((FAILED + 1)); fi
+		param "flow_rc_$group" "$rc"
+		[ "$rc" = 0 ] || log "$CLIENT client $group: exit status $rc ($(head -c 300 "$SCRATCH/flow$group.err"))"
+	done
+	exec 3<&-
+	CLIENT_PIDS=
+}
+}

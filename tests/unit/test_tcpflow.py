@@ -1,0 +1,102 @@
+"""testbed/tcpflow.py's sink/bulk, the testbed's non-polling traffic: interval accounting on
+iperf3's boundaries, and a real sender/sink pair on loopback whose JSON testbed/analyze.py
+reads as it reads iperf3's (receiver-side intervals that add up to what was sent)."""
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "testbed"))
+import analyze  # noqa: E402
+import tcpflow  # noqa: E402
+
+FLOW = REPO / "testbed" / "tcpflow.py"
+
+
+def test_intervals_on_boundaries_with_empty_ones():
+    iv = tcpflow.Intervals(100.0, 1.0)
+    iv.add(100.2, 10)
+    iv.add(100.9, 5)
+    iv.add(103.5, 7)  # a write that returns after a stall: 1..2 and 2..3 were empty
+    assert iv.finish(103.75) == [(0.0, 1.0, 15), (1.0, 2.0, 0), (2.0, 3.0, 0), (3.0, 3.75, 7)]
+
+
+def test_intervals_exact_end_has_no_empty_tail():
+    iv = tcpflow.Intervals(0.0, 0.5)
+    iv.add(0.1, 3)
+    iv.add(0.6, 4)
+    assert iv.finish(1.0) == [(0.0, 0.5, 3), (0.5, 1.0, 4)]
+
+
+def test_iperf3_intervals_pads_the_shorter_stream():
+    out = tcpflow.iperf3_intervals([(3, [(0, 1, 10), (1, 2, 20)]), (4, [(0, 1, 30)])], "socket")
+    assert [[(x["socket"], x["start"], x["end"], x["bytes"]) for x in iv["streams"]] for iv in out] == \
+        [[(3, 0, 1, 10), (4, 0, 1, 30)], [(3, 1, 2, 20), (4, 1, 1, 0)]]
+    # a zero-length padding interval adds nothing to any window
+    assert analyze.bytes_in_window([(0, 1, 30), (1, 1, 0)], 0, 0, 5) == 30
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_bulk_and_sink_write_iperf3_json_that_analyze_reads(tmp_path):
+    port = free_port()
+    sink = subprocess.Popen([sys.executable, str(FLOW), "sink", "--bind", "127.0.0.1", "--port",
+                             str(port), "--streams", "3", "--interval", "0.25"])
+    try:
+        out = tmp_path / "flow.json"
+        for _ in range(50):  # until the sink listens
+            p = subprocess.run([sys.executable, str(FLOW), "bulk", "--host", "127.0.0.1", "--port",
+                                str(port), "--streams", "3", "--time", "1", "--interval", "0.25",
+                                "--out", str(out)], capture_output=True, text=True, timeout=60)
+            if p.returncode == 0 or "refused" not in p.stderr:
+                break
+        assert p.returncode == 0, p.stderr
+        assert sink.wait(timeout=30) == 0
+    finally:
+        sink.kill()
+    d = analyze.load_iperf3(str(out))
+    assert len(d["start"]["connected"]) == 3
+    assert d["end"]["sender_tcp_congestion"]
+    ports = set()
+    for k in range(3):
+        st = analyze.iperf3_stream(d, str(out), k)
+        ports.add(st["local_port"])
+        assert st["source"] == "receiver"
+        # the sink read everything that was written, and its intervals account for all of it
+        assert st["bytes_sent"] == st["bytes_received"] > 0
+        assert sum(n for _, _, n in st["intervals"]) == st["bytes_received"]
+        starts = [a for a, _, _ in st["intervals"]]
+        assert starts[:4] == [0.0, 0.25, 0.5, 0.75]
+    assert len(ports) == 3
+    assert d["end"]["sum_sent"]["bytes"] == sum(e["sender"]["bytes"] for e in d["end"]["streams"])
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["bulk", "--host", "h", "--port", "1", "--streams", "0"], "--streams must be 1..128"),
+    (["bulk", "--host", "h", "--port", "1", "--streams", "129"], "--streams must be 1..128"),
+    (["bulk", "--host", "h", "--port", "1", "--time", "0"], "--time must be > 0"),
+    (["sink", "--port", "70000"], "--port must be 1..65535"),
+    (["sink", "--port", "1", "--interval", "0.01"], "--interval must be 0.1..60"),
+])
+def test_bad_arguments_exit_2(args, msg):
+    p = subprocess.run([sys.executable, str(FLOW), *args], capture_output=True, text=True)
+    assert p.returncode == 2 and msg in p.stderr
+
+
+def test_json_is_plain_data(tmp_path):
+    # what analyze reads must survive a round trip (no tuples or sockets left in it)
+    streams = [{"socket": 3, "local_host": "a", "local_port": 1, "remote_host": "b", "remote_port": 2,
+                "bytes": 10, "retransmits": 0, "intervals": [(0.0, 1.0, 10)],
+                "server": {"socket": 4, "local_port": 2, "remote_port": 1, "bytes": 10,
+                           "intervals": [[0.0, 1.0, 10]]}}]
+    args = type("A", (), {"time": 1.0})
+    d = tcpflow.bulk_json(streams, "bbr", 1448, args)
+    assert json.loads(json.dumps(d)) == json.loads(json.dumps(d, default=str))
