@@ -181,7 +181,7 @@ log "results: $OUT"
 # Progress: a line every 15 s with the elapsed time and an estimate of what is left, from
 # the wall time per simulated second of the runs done so far (before the first one ends:
 # the backend's typical ratio, measured on a 2-core machine; see docs/backends.md).
-case $BACKEND in qemu) RATIO=5 ;; uml) RATIO=3 ;; *) RATIO=1 ;; esac
+case $BACKEND in qemu) RATIO=8 ;; uml) RATIO=2 ;; *) RATIO=1 ;; esac
 NRUNS=$((${#CC_LIST[@]} * REPEAT)) DONE_RUNS=0 DONE_WALL=0 T_START=$(date +%s)
 ticker() { # ticker LABEL: runs in the background during one run
 	local t0 el left per nap=''
