@@ -188,19 +188,25 @@ def sink(conn):
             pass
 
 
-def run_server(args):
+def serve(bind, port, count, handle):
+    """Accept count connections on bind:port, each handled by handle(conn) in its own
+    thread; returns when all are done."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as srv:
         srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        srv.bind((args.bind, args.port))
-        srv.listen(args.count)
+        srv.bind((bind, port))
+        srv.listen(count)
         threads = []
-        for _ in range(args.count):
+        for _ in range(count):
             conn, _ = srv.accept()
-            th = threading.Thread(target=sink, args=(conn,))
+            th = threading.Thread(target=handle, args=(conn,))
             th.start()
             threads.append(th)
         for th in threads:
             th.join()
+
+
+def run_server(args):
+    serve(args.bind, args.port, args.count, sink)
 
 
 # ----------------------------------------------------------------- sink / bulk (iperf3 JSON)
@@ -247,18 +253,7 @@ def sink_one(conn, interval):
 
 
 def run_sink(args):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as srv:
-        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        srv.bind((args.bind, args.port))
-        srv.listen(args.streams)
-        threads = []
-        for _ in range(args.streams):
-            conn, _ = srv.accept()
-            th = threading.Thread(target=sink_one, args=(conn, args.interval))
-            th.start()
-            threads.append(th)
-        for th in threads:
-            th.join()
+    serve(args.bind, args.port, args.streams, lambda conn: sink_one(conn, args.interval))
 
 
 def bulk_one(st, t0, seconds, interval):
