@@ -27,8 +27,10 @@ slurm_run() {
 	mkdir -p "$sd"
 	rm -f "$sd"/task-*.log "$sd/sbatch.out"
 	printf '%s\n' "$@" >"$sd/jobs.txt"
-	printf '#!/usr/bin/env bash\n# Slurm array task K: job line K of jobs.txt beside this file.\nexec %q --run-job %q "$SLURM_ARRAY_TASK_ID"\n' \
-		"$REPO/testbed/screen.sh" "$out" >"$sd/array.sh"
+	{
+		printf '#!/usr/bin/env bash\n# Slurm array task K: job line K of jobs.txt beside this file.\n'
+		printf 'exec %q --run-job %q "$SLURM_ARRAY_TASK_ID"\n' "$REPO/testbed/screen.sh" "$out"
+	} >"$sd/array.sh"
 	log "submitting: ${SLURM_CMD[*]}"
 	# In the background, so that a signal reaches the trap (which cancels the array) at once.
 	"${SLURM_CMD[@]}" >"$sd/sbatch.out" &
@@ -36,7 +38,8 @@ slurm_run() {
 	trap slurm_cancel INT TERM
 	wait "$SLURM_PID" || rc=$?
 	trap - INT TERM
-	[[ -s $sd/sbatch.out ]] || die "--slurm: submission failed (sbatch exit status $rc; its message is above)"
+	[[ -s $sd/sbatch.out ]] ||
+		die "--slurm: submission failed (sbatch exit status $rc; its message is above)"
 	log "Slurm job $(<"$sd/sbatch.out") ended (sbatch exit status $rc)"
 	while read -r key _; do
 		k=$((k + 1))
