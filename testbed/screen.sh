@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # testbed/screen.sh -- resumable screen of congestion-control configurations over scenarios
 # and seeds: one rtt_fairness.sh run per job, each stored under a key of its parameters, so
-# an interrupted screen re-run does only the missing jobs. Ends with testbed/analyze.py
-# --screen (mean and 95 % confidence interval per configuration and scenario).
+# an interrupted screen re-run does only the missing jobs. Runs the jobs here, or with --slurm
+# as one Slurm job array (testbed/lib/slurm.sh). Ends with testbed/analyze.py --screen (mean
+# and 95 % confidence interval per configuration and scenario).
 set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 # shellcheck source=scripts/lib/module.sh
 source "$REPO/scripts/lib/module.sh" # module_source_hash
+# shellcheck source=testbed/lib/slurm.sh
+source "$REPO/testbed/lib/slurm.sh" # slurm_run
 
 usage() {
 	cat <<EOF
@@ -24,9 +27,16 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --rate MBIT      bottleneck rate (default 100)
   --flows-per-rtt N  flows per RTT class (default 1)
   --backend B      rtt_fairness.sh backend (default uml)
-  --jobs N         jobs at once (default: number of cores)
+  --jobs N         jobs at once (default: number of cores; with --slurm: as Slurm allows)
   --sample-ms MS   ss/tc sampling (default 0: off; the module's gain trace is always kept)
-  --dry-run        list the jobs and whether each is done (done, todo or stale)
+  --slurm          run the jobs to do as one Slurm job array (sbatch --wait --array=1-N)
+                   instead of here; task K runs line K of DIR/slurm/jobs.txt, its log is
+                   DIR/slurm/task-K.log; results land where a local run puts them
+  --slurm-opts S   more sbatch options, split at blanks (e.g. "--partition=p --time=1:00:00");
+                   sbatch also reads its SBATCH_* environment variables
+  --dry-run        list the jobs and whether each is done (done, todo or stale); with
+                   --slurm also the sbatch command
+  --run-job DIR K  run job line K of DIR/slurm/jobs.txt (what each Slurm array task runs)
 
 A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/summary.json exists and its job.key (the
 job's rtt_fairness.sh arguments and a hash of the module sources) matches this call; a
@@ -37,26 +47,58 @@ EOF
 # The progress lines of parallel jobs carry the time of day.
 log() { printf '%s: %s %s\n' "$PROG" "$(date +%H:%M:%S)" "$*" >&2; }
 
+# key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments and the module
+# sources' hash (what the result depends on).
+key_line() { printf '%s module=%s\n' "$*" "$MODHASH"; }
+# run_job KEY ARGS...: the one place a job runs, here or as a Slurm array task:
+# rtt_fairness.sh ARGS into OUT/KEY.partial (its output in OUT/KEY.log), then job.key, then
+# the move into place.
+run_job() {
+	local key=$1 dir=$OUT/$1
+	shift
+	rm -rf "$dir.partial"
+	mkdir -p "$(dirname "$dir")"
+	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir.partial" >"$dir.log" 2>&1 &&
+		key_line "$@" >"$dir.partial/job.key" &&
+		mv "$dir.partial" "$dir" && return
+	log "$key FAILED (see $dir.log)"
+	return 1
+}
+
+if [[ ${1:-} == --run-job ]]; then
+	[[ $# -eq 3 && $3 =~ ^[1-9][0-9]*$ ]] || bad "--run-job needs DIR and a line number K"
+	OUT=$2
+	line=$(sed -n "$3p" "$OUT/slurm/jobs.txt") || die "cannot read $OUT/slurm/jobs.txt"
+	[[ -n $line ]] || die "$OUT/slurm/jobs.txt has no line $3"
+	MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+	read -r key args <<<"$line"
+	log "task $3: $key"
+	# shellcheck disable=SC2086
+	run_job "$key" $args
+	exit
+fi
+
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
-SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS=$(nproc) SAMPLE=0 DRY=0
+SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS='' SAMPLE=0 DRY=0 SLURM=0 SLURM_OPTS=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
+	--slurm) SLURM=1; shift; continue ;;
 	--configs | --out | --scenarios | --seeds | --duration | --rate | --flows-per-rtt | --backend | \
-		--jobs | --sample-ms) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
+		--jobs | --sample-ms | --slurm-opts) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 	case $1 in
 	--configs) CONFIGS=$2 ;; --out) OUT=$2 ;; --scenarios) SCEN=$2 ;; --seeds) SEEDS=$2 ;;
 	--duration) DUR=$2 ;; --rate) RATE=$2 ;; --flows-per-rtt) FPR=$2 ;; --backend) BACKEND=$2 ;;
-	--jobs) JOBS=$2 ;; --sample-ms) SAMPLE=$2 ;;
+	--jobs) JOBS=$2 ;; --sample-ms) SAMPLE=$2 ;; --slurm-opts) SLURM_OPTS=$2 ;;
 	esac
 	shift 2
 done
 [[ -n $CONFIGS && -n $OUT ]] || bad "--configs and --out are required"
 [[ -r $CONFIGS ]] || bad "cannot read $CONFIGS"
-[[ $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
+[[ -z $JOBS || $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
 [[ $SEEDS =~ ^[0-9]+(,[0-9]+)*$ ]] || bad "--seeds: '$SEEDS' is not a comma separated list of integers"
 
 # jobs: "KEY DIR rtt_fairness-args..."
@@ -82,8 +124,8 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 	--sample-ms "$SAMPLE")
 
 MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
-# job_key ARGS: what a job's result depends on, stored beside it as job.key.
-job_key() { printf '%s module=%s\n' "${common[*]} $*" "$MODHASH"; }
+# job_key ARGS: the job.key of the job with these arguments (besides the common ones).
+job_key() { key_line "${common[@]}" "$@"; }
 # job_state KEY ARGS: done (a result with this job key; a result from before job keys
 # existed counts as done), stale (a result with another job key) or todo.
 job_state() {
@@ -97,6 +139,11 @@ job_state() {
 		echo stale
 	fi
 }
+if ((!DRY)); then # one screen.sh at a time on DIR (a second would rewrite its jobs)
+	mkdir -p "$OUT"
+	exec {lockfd}>"$OUT/.screen.lock"
+	flock -n "$lockfd" || die "another screen.sh is running on $OUT"
+fi
 todo=()
 for j in "${JOBLIST[@]}"; do
 	read -r key args <<<"$j"
@@ -104,49 +151,48 @@ for j in "${JOBLIST[@]}"; do
 	state=$(job_state "$key" $args)
 	if ((DRY)); then
 		printf '%s %s\n' "$state" "$j"
-	elif [[ $state != "done" ]]; then
-		if [[ $state == stale ]]; then
-			log "$key: made with other options or module sources, runs again ($key.stale)"
-			rm -rf "$OUT/$key.stale"
-			mv "$OUT/$key" "$OUT/$key.stale"
-		fi
-		todo+=("$j")
+	elif [[ $state == stale ]]; then
+		log "$key: made with other options or module sources, runs again ($key.stale)"
+		rm -rf "$OUT/$key.stale"
+		mv "$OUT/$key" "$OUT/$key.stale"
 	fi
+	[[ $state == "done" ]] || todo+=("$key ${common[*]} $args")
 done
-((DRY)) && exit 0
-mkdir -p "$OUT"
+if ((DRY)); then
+	((SLURM == 0 || ${#todo[@]} == 0)) || slurm_run "$OUT" "$JOBS" "$SLURM_OPTS" 1 "${todo[@]}"
+	exit 0
+fi
 # validate the options once through rtt_fairness.sh (exit 2 on bad values)
 read -r _ args <<<"${JOBLIST[0]}"
 # shellcheck disable=SC2086
 "$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run >/dev/null ||
 	exit 2
 rm -rf "$OUT/.validate"
-log "${#JOBLIST[@]} jobs, $((${#JOBLIST[@]} - ${#todo[@]})) done already, ${#todo[@]} to run, $JOBS at once"
-
-pids=() failed=0 started=$(date +%s) finished=0
-trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
-reap() {
-	wait -n || failed=$((failed + 1))
-	finished=$((finished + 1))
-	local el=$(($(date +%s) - started))
-	log "$finished/${#todo[@]} jobs finished, $failed failed, ${el}s elapsed, ~$((el * (${#todo[@]} - finished) / finished))s left"
-}
-running=0
-for j in "${todo[@]}"; do
-	read -r key args <<<"$j"
-	while ((running >= JOBS)); do reap; running=$((running - 1)); done
-	dir=$OUT/$key
-	rm -rf "$dir.partial"
-	mkdir -p "$(dirname "$dir")"
-	# shellcheck disable=SC2086
-	{ "$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$dir.partial" \
-		>"$dir.log" 2>&1 && job_key $args >"$dir.partial/job.key" &&
-		mv "$dir.partial" "$dir" ||
-		{ log "$key FAILED (see $dir.log)"; exit 1; }; } &
-	pids+=($!)
-	running=$((running + 1))
-done
-while ((running > 0)); do reap; running=$((running - 1)); done
+done_n=$((${#JOBLIST[@]} - ${#todo[@]})) failed=0
+if ((SLURM)); then
+	log "${#JOBLIST[@]} jobs, $done_n done already, ${#todo[@]} to run as a Slurm job array"
+	if ((${#todo[@]})); then
+		slurm_run "$OUT" "$JOBS" "$SLURM_OPTS" 0 "${todo[@]}" || failed=$?
+	fi
+else
+	JOBS=${JOBS:-$(nproc)}
+	log "${#JOBLIST[@]} jobs, $done_n done already, ${#todo[@]} to run, $JOBS at once"
+	pids=() started=$(date +%s) finished=0 running=0
+	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+	reap() {
+		wait -n || failed=$((failed + 1))
+		finished=$((finished + 1)) running=$((running - 1))
+		local el=$(($(date +%s) - started))
+		log "$finished/${#todo[@]} jobs finished, $failed failed, ${el}s elapsed, ~$((el * (${#todo[@]} - finished) / finished))s left"
+	}
+	for j in "${todo[@]}"; do
+		while ((running >= JOBS)); do reap; done
+		# shellcheck disable=SC2086
+		run_job $j &
+		pids+=($!) running=$((running + 1))
+	done
+	while ((running > 0)); do reap; done
+fi
 /usr/bin/python3 "$REPO/testbed/analyze.py" --screen "$OUT" --screen-csv "$OUT/screen.csv" ||
 	die "analysis failed"
 ((failed == 0)) || die "$failed job(s) failed"
