@@ -41,7 +41,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $OUT ]] || bad "--out DIR is required"
 
-# guest_line ITER CC DIR CONSOLE: one outcomes.csv line for the guest run whose console is CONSOLE.
+# guest_line ITER CC DIR CONSOLE: one outcomes.csv line for the guest run whose console is
+# CONSOLE, ending with its iteration's exit status and (--fresh-clone) table and PNG.
 guest_line() {
 	local fault kind=failed mod='' first='' wall=''
 	[[ -f $3/run.env ]] && wall=$(sed -n 's/^wall_s=//p' "$3/run.env")
@@ -53,7 +54,10 @@ guest_line() {
 	elif grep -q 'timeout: the' "$3/../../../log" 2>/dev/null; then
 		kind=timeout
 	fi
-	printf '%s,%s,%s,%s,%s,"%s"\n' "$1" "$2" "$kind" "$mod" "$wall" "${first//\"/\'}"
+	local rc table png
+	read -r rc _ table png <"$3/../../../outcome"
+	printf '%s,%s,%s,%s,%s,"%s",%s,%s,%s\n' "$1" "$2" "$kind" "$mod" "$wall" "${first//\"/\'}" \
+		"${rc#rc=}" "${table#table=}" "${png#png=}"
 }
 
 # main_job DIR OPTIONS...: the README's first command in a fresh clone of HEAD.
@@ -77,7 +81,7 @@ main_job_ends() {
 
 summary() {
 	local it cc rd con n=0
-	echo "iteration,cc,outcome,module_on_stack,wall_s,fault"
+	echo "iteration,cc,outcome,module_on_stack,wall_s,fault,iteration_rc,table,png"
 	for it in "$OUT"/i*/; do
 		[[ -f $it/outcome ]] || continue
 		for rd in "$it"run/*/run1; do
