@@ -210,63 +210,93 @@ def run_server(args):
 
 
 # ----------------------------------------------------------------- sink / bulk (iperf3 JSON)
-class Intervals:
-    """Bytes per interval of `length` seconds from t0, on iperf3's boundaries (k x length).
-    add(now, n) counts n bytes that moved at time now; a call past a boundary first closes
-    the intervals before it (empty ones too), so its bytes count in the interval of now."""
+class Ticker:
+    """Byte counts per interval of `length` seconds from t0, on iperf3's boundaries (k x
+    length), without a clock read per write or read: the streams' threads only add to
+    their counters (count[i]); tick(), in one thread, wakes at each boundary and keeps a
+    snapshot of all of them; intervals(i, ...) are the differences."""
 
     def __init__(self, t0, length):
-        self.t0, self.length, self.k, self.acc, self.done = t0, length, 0, 0, []
+        self.t0, self.length, self.count, self.marks = t0, length, [], []
+        self.done, self.lock = threading.Event(), threading.Lock()
 
-    def add(self, now, nbytes):
-        while now - self.t0 >= (self.k + 1) * self.length:
-            self.done.append((self.k * self.length, (self.k + 1) * self.length, self.acc))
-            self.k, self.acc = self.k + 1, 0
-        self.acc += nbytes
+    def add_stream(self):
+        with self.lock:
+            self.count.append(0)
+            return len(self.count) - 1
 
-    def finish(self, now):
-        """Close the last, partial interval at now; returns [(start, end, bytes)]."""
-        self.add(now, 0)
-        end = now - self.t0
-        if end > self.k * self.length or self.acc:
-            self.done.append((self.k * self.length, max(end, self.k * self.length), self.acc))
-            self.acc = 0
-        return [(round(a, 6), round(b, 6), n) for a, b, n in self.done]
+    def tick(self, until=None):
+        """Snapshot at every boundary until done is set (or until t0 + until)."""
+        k = 1
+        while True:
+            at = self.t0 + k * self.length
+            if until is not None and k * self.length > until:
+                at = self.t0 + until
+            if self.done.wait(max(at - time.monotonic(), 0)):
+                return
+            if until is not None and at >= self.t0 + until:
+                self.done.set()
+                return
+            self.marks.append((k * self.length, list(self.count)))
+            k += 1
+
+    def intervals(self, i, end, total):
+        """Stream i's [(start, end, bytes)] from its snapshots, closed at end (seconds from
+        t0) with its total; boundaries it did not reach yet are left out."""
+        out, prev_t, prev_n = [], 0.0, 0
+        for t, counts in self.marks:
+            if i >= len(counts) or t > end:
+                continue
+            out.append((prev_t, t, counts[i] - prev_n))
+            prev_t, prev_n = t, counts[i]
+        if end > prev_t or total > prev_n:
+            out.append((prev_t, max(end, prev_t), total - prev_n))
+        return [(round(a, 6), round(b, 6), n) for a, b, n in out]
 
 
-def sink_one(conn, interval):
-    """Count one connection's bytes per interval until the sender half-closes, then send
-    the record back (one JSON line) and close."""
+def sink_one(conn, ticker, rec):
+    """Count one connection's bytes until the sender half-closes, then send the record
+    (one JSON line: totals and intervals) back and close."""
     with conn:
-        t0 = time.monotonic()
-        iv, total, buf = Intervals(t0, interval), 0, bytearray(CHUNK)
+        i, buf = ticker.add_stream(), bytearray(CHUNK)
+        count = ticker.count
         while True:
             n = conn.recv_into(buf)
             if not n:
                 break
-            iv.add(time.monotonic(), n)
-            total += n
-        rec = {"socket": conn.fileno(), "local_port": conn.getsockname()[1],
-               "remote_port": conn.getpeername()[1], "bytes": total,
-               "intervals": iv.finish(time.monotonic())}
+            count[i] += n
+        end = time.monotonic() - ticker.t0
+        rec.update(socket=conn.fileno(), local_port=conn.getsockname()[1],
+                   remote_port=conn.getpeername()[1], bytes=count[i],
+                   intervals=ticker.intervals(i, end, count[i]))
         conn.sendall(json.dumps(rec).encode() + b"\n")
 
 
 def run_sink(args):
-    serve(args.bind, args.port, args.streams, lambda conn: sink_one(conn, args.interval))
+    lock, state = threading.Lock(), {"ticker": None, "pending": args.streams}
+
+    def handle(conn):
+        with lock:
+            if state["ticker"] is None:  # the clock starts with the first connection
+                state["ticker"] = Ticker(time.monotonic(), args.interval)
+                threading.Thread(target=state["ticker"].tick, daemon=True).start()
+        ticker = state["ticker"]
+        sink_one(conn, ticker, {})
+        with lock:
+            state["pending"] -= 1
+            if not state["pending"]:
+                ticker.done.set()
+    serve(args.bind, args.port, args.streams, handle)
 
 
-def bulk_one(st, t0, seconds, interval):
-    """Write to one connection for seconds from t0, half-close, read the sink's record."""
-    sock, buf = st["sock"], bytes(CHUNK)
-    iv, sent, now = Intervals(t0, interval), 0, time.monotonic()
-    while now < t0 + seconds:
-        n = sock.send(buf)
-        now = time.monotonic()
-        iv.add(now, n)
-        sent += n
-    st["intervals"] = iv.finish(now)
-    st["bytes"] = sent
+def bulk_one(st, ticker, stop):
+    """Write to one connection until stop is set, half-close, read the sink's record."""
+    sock, buf, count, i = st["sock"], bytes(CHUNK), ticker.count, st["index"]
+    while not stop.is_set():
+        count[i] += sock.send(buf)
+    end = time.monotonic() - ticker.t0
+    st["bytes"] = count[i]
+    st["intervals"] = ticker.intervals(i, end, count[i])
     st["retransmits"] = decode_tcp_info(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256))[
         "total_retrans"]
     sock.shutdown(socket.SHUT_WR)
@@ -336,16 +366,19 @@ def run_bulk(args):
     first = streams[0]["sock"]
     cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
     mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
-    t0, errors = time.monotonic(), []
+    ticker, errors = Ticker(time.monotonic(), args.interval), []
+    for st in streams:
+        st["index"] = ticker.add_stream()
 
     def one(st):
         try:
-            bulk_one(st, t0, args.time, args.interval)
+            bulk_one(st, ticker, ticker.done)
         except OSError as e:
             errors.append(e)
     threads = [threading.Thread(target=one, args=(st,)) for st in streams]
     for th in threads:
         th.start()
+    ticker.tick(until=args.time)  # sets done at t0 + time: the writers stop
     for th in threads:
         th.join()
     if errors:

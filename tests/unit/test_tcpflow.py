@@ -3,6 +3,7 @@ iperf3's boundaries, and a real sender/sink pair on loopback whose JSON testbed/
 reads as it reads iperf3's (receiver-side intervals that add up to what was sent)."""
 import json
 import socket
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -17,19 +18,31 @@ import tcpflow  # noqa: E402
 FLOW = REPO / "testbed" / "tcpflow.py"
 
 
-def test_intervals_on_boundaries_with_empty_ones():
-    iv = tcpflow.Intervals(100.0, 1.0)
-    iv.add(100.2, 10)
-    iv.add(100.9, 5)
-    iv.add(103.5, 7)  # a write that returns after a stall: 1..2 and 2..3 were empty
-    assert iv.finish(103.75) == [(0.0, 1.0, 15), (1.0, 2.0, 0), (2.0, 3.0, 0), (3.0, 3.75, 7)]
+def ticker_with(marks, length=1.0):
+    tk = tcpflow.Ticker(0.0, length)
+    tk.count = [0, 0]
+    tk.marks = marks
+    return tk
 
 
-def test_intervals_exact_end_has_no_empty_tail():
-    iv = tcpflow.Intervals(0.0, 0.5)
-    iv.add(0.1, 3)
-    iv.add(0.6, 4)
-    assert iv.finish(1.0) == [(0.0, 0.5, 3), (0.5, 1.0, 4)]
+def test_intervals_from_snapshots_with_empty_ones():
+    # snapshots at 1, 2, 3 s of two streams' counters; stream 0 stalled from 1 to 3 s
+    tk = ticker_with([(1.0, [15, 4]), (2.0, [15, 9]), (3.0, [15, 9])])
+    assert tk.intervals(0, 3.75, 22) == [(0.0, 1.0, 15), (1.0, 2.0, 0), (2.0, 3.0, 0), (3.0, 3.75, 7)]
+    assert tk.intervals(1, 3.0, 9) == [(0.0, 1.0, 4), (1.0, 2.0, 5), (2.0, 3.0, 0)]
+
+
+def test_intervals_of_a_stream_added_late_start_at_zero():
+    tk = ticker_with([(0.5, [3]), (1.0, [7, 2])], length=0.5)
+    assert tk.intervals(1, 1.2, 5) == [(0.0, 1.0, 2), (1.0, 1.2, 3)]
+
+
+def test_tick_stops_at_until_without_a_mark_there():
+    tk = tcpflow.Ticker(time.monotonic(), 0.05)
+    tk.add_stream()
+    tk.tick(until=0.12)
+    assert tk.done.is_set()
+    assert [t for t, _ in tk.marks] == [0.05, 0.1]
 
 
 def test_iperf3_intervals_pads_the_shorter_stream():
