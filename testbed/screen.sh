@@ -20,7 +20,9 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --configs FILE   one configuration per line: NAME CC [MODULE_PARAM=VALUE ...]
                    (# comments and blank lines ignored; NAME: letters, digits, - _ .)
   --out DIR        results; job results in DIR/<NAME>/<SCENARIO>/seed<N>/; DIR/screen.csv
-  --scenarios LIST comma separated NAME:RTTS:BDP, RTTS joined by '+' (default
+  --scenarios LIST comma separated NAME:RTTS:BDP[:LOSS[:FLOWS]], RTTS joined by '+';
+                   LOSS percent random loss, FLOWS flows per RTT class (both: rtt_fairness.sh's
+                   --loss and --flows-per-rtt, for this scenario) (default
                    b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5)
   --seeds LIST     comma separated seeds (default 1,2,3)
   --duration S     seconds per run (default 30)
@@ -112,10 +114,12 @@ while read -r name cc params; do
 	margs=()
 	for p in $params; do margs+=(--module-param "$p"); done
 	for sc in "${scenarios[@]}"; do
-		IFS=: read -r sname rtts bdp <<<"$sc"
-		[[ -n $sname && -n $rtts && -n $bdp ]] || bad "--scenarios: bad item '$sc' (NAME:RTTS:BDP)"
+		IFS=: read -r sname rtts bdp loss flows extra <<<"$sc"
+		[[ -n $sname && -n $rtts && -n $bdp && -z $extra ]] ||
+			bad "--scenarios: bad item '$sc' (NAME:RTTS:BDP[:LOSS[:FLOWS_PER_RTT]])"
+		sargs="--rtt ${rtts//+/,} --buffer-bdp $bdp${loss:+ --loss $loss}${flows:+ --flows-per-rtt $flows}"
 		for s in "${seeds[@]}"; do
-			JOBLIST+=("$name/$sname/seed$s --cc $cc --rtt ${rtts//+/,} --buffer-bdp $bdp --seed $s ${margs[*]}")
+			JOBLIST+=("$name/$sname/seed$s --cc $cc $sargs --seed $s ${margs[*]}")
 		done
 	done
 done <"$CONFIGS"
