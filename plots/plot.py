@@ -18,9 +18,14 @@
         screen_grid.png from a testbed/screen.sh table (analyze.py --screen-csv): Jain vs
         buffer (10 vs 50 ms) and vs RTT ratio (5 BDP), with 95 % CIs and the paper's NS-3
         values (Figs. 6 and 7) beside them.
+    plot.py --fig5 DIR [--outdir OUT]
+        fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
+        algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
+        the paper's numbers for the figure.
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import sys
@@ -328,16 +333,9 @@ def compare(out_dir, outdir=None):
     fig, axes = plt.subplots(len(results) + 1, 1, figsize=(10, 2.4 * len(results) + 3),
                              sharex=True)
     for ax, r in zip(axes, results):
-        for i, (flow, rows) in enumerate(sorted(rows_by_flow(r["dir"]).items())):
-            rtt = rows[0]["rtt_ms"]
-            ax.plot([(num(x["t_start_s"]) + num(x["t_end_s"])) / 2 for x in rows],
-                    [num(x["mbps"]) for x in rows], color=FLOW_COLORS[i % len(FLOW_COLORS)],
-                    label=f"flow {flow}, {num(rtt):g} ms")
+        draw_flows(ax, r)
         ax.set_title(f"{r['cc']}: Jain {analyze.fmt(r['jain'], '.3f')}, utilisation "
                      f"{analyze.fmt(r['utilization'], '.3f')}", fontsize=10)
-        ax.set_ylabel("Mbit/s")
-        ax.legend(fontsize=7, loc="upper right", ncol=2)
-        ax.axvspan(*r["interval_s"], color="0.93", zorder=0)
         queue = read_csv(os.path.join(r["dir"], "queue.csv"))
         axes[-1].plot([num(q["t_s"]) for q in queue], [num(q["qdelay_ms"]) for q in queue],
                       color=CC_COLORS.get(r["cc"]), label=r["cc"])
@@ -349,6 +347,68 @@ def compare(out_dir, outdir=None):
     fig.savefig(png, dpi=110)
     plt.close(fig)
     return png
+
+
+def draw_flows(ax, r):
+    """Throughput over time of each flow of run r (a summary.json result), the measured
+    interval shaded."""
+    for i, (flow, rows) in enumerate(sorted(rows_by_flow(r["dir"]).items())):
+        rtt = rows[0]["rtt_ms"]
+        ax.plot([(num(x["t_start_s"]) + num(x["t_end_s"])) / 2 for x in rows],
+                [num(x["mbps"]) for x in rows], color=FLOW_COLORS[i % len(FLOW_COLORS)],
+                label=f"flow {flow}, {num(rtt):g} ms")
+    ax.set_ylabel("Mbit/s")
+    ax.legend(fontsize=7, loc="upper right", ncol=2)
+    ax.axvspan(*r["interval_s"], color="0.93", zorder=0)
+
+
+# Fig. 5 of the paper (NS-3), as its text gives it: 10 ms flow vs 50 ms flow.
+PAPER_FIG5 = {("bbr", "b0.5"): "10 ms flow ~39.7 Mbit/s, 50 ms flow 1.4x",
+              ("bbr", "b5"): "10 ms flow ~13.8 Mbit/s, 50 ms flow 5.9x",
+              ("bbr_a", "b0.5"): "45.3 vs 50.3 Mbit/s", ("bbr_a", "b5"): "50 ms flow 1.3x",
+              ("bbq", "b0.5"): "10 ms flow 42.3 Mbit/s, 50 ms flow 1.3x",
+              ("bbq", "b5"): "50 ms flow 1.6x", ("da_bbr", "b0.5"): "50 ms flow ~1.3x",
+              ("da_bbr", "b5"): "50 ms flow ~1.3x"}
+FIG5_ORDER = ["bbr", "bbq", "da_bbr", "bbr_a", "bbr_a_fair", "cubic"]
+
+
+def fig5_panel(ax, screen_dir, cfg, scen):
+    """One algorithm's panel: seed 1's flows over time; the title gives the 50 ms / 10 ms
+    throughput ratio over the measured interval, mean of all seeds, and the paper's."""
+    runs = []
+    for seed_dir in sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json"))):
+        with open(seed_dir) as f:
+            runs.append((os.path.dirname(seed_dir), json.load(f)["results"][0]))
+    if not runs:
+        ax.set_title(f"{cfg}: no runs", fontsize=9)
+        return
+    draw_flows(ax, runs[0][1])
+    ratios = [r["flows"][1]["throughput_mbps"] / r["flows"][0]["throughput_mbps"]
+              for _, r in runs if r["flows"][0]["throughput_mbps"]]
+    ours = f"50/10 ms {sum(ratios) / len(ratios):.2f}x ({len(ratios)} seeds)" if ratios else ""
+    paper = PAPER_FIG5.get((cfg, scen))
+    ax.set_title(f"{cfg}: seed 1; ours {ours}" + (f"; paper: {paper}" if paper else ""),
+                 fontsize=9)
+
+
+def fig5(screen_dir, outdir=None):
+    """fig5_<scenario>.png for a testbed/reproduce.sh fig5 screen; returns their paths."""
+    cfgs = [c for c in FIG5_ORDER if os.path.isdir(os.path.join(screen_dir, c))]
+    if not cfgs:
+        raise analyze.AnalysisError(f"{screen_dir}: no fig5 screen (no algorithm directories)")
+    pngs = []
+    for scen in ("b0.5", "b5"):
+        fig, axes = plt.subplots(len(cfgs), 1, figsize=(10, 2.1 * len(cfgs) + 1), sharex=True,
+                                 squeeze=False)
+        for ax, cfg in zip(axes[:, 0], cfgs):
+            fig5_panel(ax, screen_dir, cfg, scen)
+        axes[-1, 0].set_xlabel("time since the first flow started, s (grey: measured interval)")
+        fig.suptitle(f"Fig. 5: 10 ms vs 50 ms flow, buffer {scen[1:]} BDP", fontsize=11)
+        fig.tight_layout()
+        pngs.append(os.path.join(outdir or screen_dir, f"fig5_{scen}.png"))
+        fig.savefig(pngs[-1], dpi=100)
+        plt.close(fig)
+    return pngs
 
 
 def rows_by_flow(run_dir):
@@ -369,6 +429,9 @@ def command(a):
     elif a.compare:
         for p in a.paths:
             print(compare(p, a.outdir))
+    elif a.fig5:
+        for p in a.paths:
+            print("\n".join(fig5(p, a.outdir)))
     else:
         for top in a.paths:
             runs = analyze.find_runs(top)
@@ -387,6 +450,8 @@ def main(argv=None):
     ap.add_argument("--screen", action="store_true", help="the paths are screen.csv files")
     ap.add_argument("--compare", action="store_true",
                     help="the paths are rtt_fairness.sh results directories")
+    ap.add_argument("--fig5", action="store_true",
+                    help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return analyze.cli_errors("plot.py", command, ap.parse_args(argv))
 

@@ -104,3 +104,34 @@ def test_screen_grid_png(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "screen_grid.png").stat().st_size > 10_000
+
+
+def test_fig5_panels_from_a_screen(tmp_path):
+    # a reproduce.sh fig5 screen in miniature: DIR/<cc>/<scenario>/seed<N>/ with the job's
+    # rtt_fairness.sh output (a recorded run, analysed); bbr and bbr_a at both buffers
+    screen = tmp_path / "fig5"
+    for cc in ("bbr", "bbr_a"):
+        for scen in ("b0.5", "b5"):
+            job = screen / cc / scen / "seed1"
+            shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
+            p = subprocess.run([PY, str(ANALYZE), str(job), "--quiet"], capture_output=True, text=True)
+            assert p.returncode == 0, p.stderr
+    pngs = plot.fig5(str(screen), str(tmp_path))
+    assert [Path(x).name for x in pngs] == ["fig5_b0.5.png", "fig5_b5.png"]
+    for x in pngs:
+        w, h = png_size(Path(x))
+        assert w >= 800 and h >= 300 and Path(x).stat().st_size > 20000
+    with pytest.raises(plot.analyze.AnalysisError):
+        plot.fig5(str(tmp_path / "empty"))
+
+
+def test_fig5_title_has_our_ratio_and_the_papers(tmp_path):
+    job = tmp_path / "bbr" / "b5" / "seed1"
+    shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
+    subprocess.run([PY, str(ANALYZE), str(job), "--quiet"], check=True, capture_output=True)
+    fig, ax = plot.plt.subplots()
+    plot.fig5_panel(ax, str(tmp_path), "bbr", "b5")
+    title = ax.get_title()
+    plot.plt.close(fig)
+    assert "ours 50/10 ms" in title and "(1 seeds)" in title
+    assert "paper: 10 ms flow ~13.8 Mbit/s, 50 ms flow 5.9x" in title
