@@ -12,7 +12,7 @@
         for the first run of each cc in --cc order, throughput over time per flow (titled
         with Jain's index and utilisation), and the bottleneck's queueing delay of all.
     plot.py --sweep CSV [CSV...] [--outdir OUT]
-        The sweep figures from testbed/sweep.sh CSVs: Jain vs buffer, Jain vs RTT ratio,
+        The sweep figures from analyze.py --sweep-csv CSVs: Jain vs buffer, Jain vs RTT ratio,
         utilisation vs loss, retransmission rate vs number of flows.
     plot.py --screen CSV [CSV...] [--outdir OUT]
         screen_grid.png from a testbed/screen.sh table (analyze.py --screen-csv): Jain vs

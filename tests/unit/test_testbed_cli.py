@@ -11,7 +11,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 RF = REPO / "testbed" / "rtt_fairness.sh"
-SWEEP = REPO / "testbed" / "sweep.sh"
 SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
 # the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
@@ -118,31 +117,6 @@ def test_rtt_fairness_tiny_buffer_is_one_packet():
     p = run(RF, "--dry-run", "--rate", "1", "--rtt", "10", "--buffer-bdp", "0.1")
     assert p.returncode == 0
     assert "--buffer 1514" in p.stdout and "less than one packet" in p.stderr
-
-
-@pytest.mark.parametrize("args,msg", [
-    (["--sweeps", "buffer,nope"], "unknown sweep 'nope'"),
-    (["--rate", "x"], "--rate: 'x'"),
-    (["--frobnicate"], "unknown option"),
-    (["--cc"], "--cc needs a value"),
-])
-def test_sweep_rejects_bad_values(tmp_path, args, msg):
-    out = tmp_path / "sw"
-    p = run(SWEEP, "--out", out, *args)
-    assert p.returncode == 2, p.stderr
-    assert msg in p.stderr
-    assert not out.exists()
-
-
-def test_sweep_dry_run_grids():
-    p = run(SWEEP, "--dry-run", "--full")
-    assert p.returncode == 0, p.stderr
-    pts = [ln.split(":")[0].strip() for ln in p.stdout.splitlines()]
-    assert sum(x.startswith("buffer/") for x in pts) == 14
-    assert sum(x.startswith("ratio/") for x in pts) == 10
-    assert sum(x.startswith("loss/") for x in pts) == 8
-    assert sum(x.startswith("flows/") for x in pts) == 14
-    assert "flows/bdp0.1-n100" in pts and "buffer/bdp100" in pts
 
 
 @pytest.mark.parametrize("args,msg", [
