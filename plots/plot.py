@@ -18,6 +18,10 @@
         screen_grid.png from a testbed/screen.sh table (analyze.py --screen-csv): Jain vs
         buffer (10 vs 50 ms) and vs RTT ratio (5 BDP), with 95 % CIs and the paper's NS-3
         values (Figs. 6 and 7) beside them.
+    plot.py --fig fig4|fig8 CSV [--outdir OUT]
+        fig4.png (utilisation vs random loss) or fig8.png (retransmission rate vs number of
+        flows) from a testbed/reproduce.sh screen.csv, one panel per buffer, with 95 % CIs
+        and the paper's values.
     plot.py --fig5 DIR [--outdir OUT]
         fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
         algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
@@ -28,6 +32,7 @@ import csv
 import glob
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -322,6 +327,68 @@ def screen_grid(csv_path, outdir=None):
     return path
 
 
+# Figs. 4 and 8 of the paper, as its text gives them: (x, value) per algorithm and buffer.
+PAPER_FIG4 = {("bbr_a", 1): [(0, 0.956)], ("bbr_a", 5): [(0, 0.962), (6, 0.90)]}
+PAPER_FIG8 = {("bbr", 0.1): [(1, 0.028), (100, 0.149)], ("bbq", 0.1): [(1, 0.0152), (100, 0.0601)],
+              ("da_bbr", 0.1): [(1, 0.0126), (100, 0.0486)], ("bbr_a", 0.1): [(1, 0.0131), (100, 0.0424)],
+              ("bbr", 1): [(100, 0.0463)], ("bbq", 1): [(100, 0.0395)], ("da_bbr", 1): [(100, 0.0352)],
+              ("bbr_a", 1): [(100, 0.0342)]}
+# reproduce.sh's scenario names: fig4 l<loss>-b<bdp>, fig8 n<flows>-b<bdp>
+FIG_SCENARIO = {"fig4": (r"^l([0-9.]+)-b([0-9.]+)$", "utilization", PAPER_FIG4,
+                         "random loss, %", "utilisation (mean, 95 % CI)"),
+                "fig8": (r"^n([0-9]+)-b([0-9.]+)$", "retrans_rate", PAPER_FIG8,
+                         "flows of 10 ms", "retransmission rate (mean, 95 % CI)")}
+
+
+def fig_points(rows, fig):
+    """{(config, bdp): [(x, mean, ci)]} of the fig4/fig8 scenarios in a screen.csv."""
+    pattern, metric = FIG_SCENARIO[fig][:2]
+    pts = defaultdict(list)
+    for r in rows:
+        m = re.match(pattern, r["scenario"])
+        y = num(r[metric])
+        if m and y is not None:
+            pts[(r["config"], float(m.group(2)))].append(
+                (float(m.group(1)), y, num(r[metric + "_ci95"]) or 0))
+    return pts
+
+
+def fig_plot(csv_path, fig, outdir=None):
+    """fig4.png / fig8.png from a reproduce.sh screen's screen.csv: one panel per buffer,
+    ours with 95 % CIs, the paper's values as open squares; returns its path."""
+    rows = read_csv(csv_path)
+    pts = fig_points(rows, fig)
+    if not pts:
+        raise analyze.AnalysisError(f"{csv_path}: no {fig} scenarios")
+    cc_of = {r["config"]: r["cc"] for r in rows}
+    bdps = sorted({b for _, b in pts})
+    _, _, paper, xlabel, ylabel = FIG_SCENARIO[fig]
+    f, axes = plt.subplots(1, len(bdps), figsize=(5.5 * len(bdps), 4.2), squeeze=False)
+    for ax, bdp in zip(axes[0], bdps):
+        for (config, b), xs in sorted(pts.items()):
+            if b == bdp:
+                xs.sort()
+                ax.errorbar([x[0] for x in xs], [x[1] for x in xs], yerr=[x[2] for x in xs],
+                            marker="o", ms=4, capsize=3, color=CC_COLORS.get(cc_of[config]),
+                            label=config)
+        for (cc, b), vals in sorted(paper.items()):
+            if b == bdp:
+                ax.plot([v[0] for v in vals], [v[1] for v in vals], ls="none", marker="s",
+                        mfc="none", color=CC_COLORS.get(cc), label=f"paper {cc}")
+        ax.set_title(f"{fig}: buffer {bdp:g} BDP", fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if fig == "fig8":
+            ax.set_xscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    f.tight_layout()
+    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), f"{fig}.png")
+    f.savefig(path, dpi=110)
+    plt.close(f)
+    return path
+
+
 def compare(out_dir, outdir=None):
     """comparison.png for an rtt_fairness.sh results directory; returns its path."""
     path = os.path.join(out_dir, "summary.json")
@@ -429,6 +496,9 @@ def command(a):
     elif a.compare:
         for p in a.paths:
             print(compare(p, a.outdir))
+    elif a.fig:
+        for p in a.paths:
+            print(fig_plot(p, a.fig, a.outdir))
     elif a.fig5:
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
@@ -450,6 +520,8 @@ def main(argv=None):
     ap.add_argument("--screen", action="store_true", help="the paths are screen.csv files")
     ap.add_argument("--compare", action="store_true",
                     help="the paths are rtt_fairness.sh results directories")
+    ap.add_argument("--fig", choices=sorted(FIG_SCENARIO),
+                    help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
     ap.add_argument("--fig5", action="store_true",
                     help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")

@@ -135,3 +135,30 @@ def test_fig5_title_has_our_ratio_and_the_papers(tmp_path):
     plot.plt.close(fig)
     assert "ours 50/10 ms" in title and "(1 seeds)" in title
     assert "paper: 10 ms flow ~13.8 Mbit/s, 50 ms flow 5.9x" in title
+
+
+@pytest.mark.parametrize("fig,scen,metric,want", [
+    ("fig4", ["l0-b1", "l6-b1", "l0-b5", "l6-b5"], "utilization", {("bbr", 1.0): [0.0, 6.0]}),
+    ("fig8", ["n1-b0.1", "n100-b0.1", "n1-b1"], "retrans_rate", {("bbr", 0.1): [1.0, 100.0]}),
+])
+def test_fig4_fig8_from_screen_csv(tmp_path, fig, scen, metric, want):
+    cols = ["config", "scenario", "cc", "utilization", "utilization_ci95", "retrans_rate",
+            "retrans_rate_ci95"]
+    path = tmp_path / "screen.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for cc in ("bbr", "bbr_a"):
+            for i, sc in enumerate(scen):
+                w.writerow([cc, sc, cc, 0.95 - i / 100, 0.002, 0.01 * (i + 1), 0.001])
+        w.writerow(["bbr", "b5", "bbr", 0.9, 0.01, 0.1, 0.01])  # not a fig4/fig8 scenario
+    pts = plot.fig_points(plot.read_csv(path), fig)
+    for key, xs in want.items():
+        assert [x for x, _, _ in sorted(pts[key])] == xs
+    assert sum(len(v) for v in pts.values()) == 2 * len(scen)  # the b5 row is not one of them
+    png = Path(plot.fig_plot(str(path), fig, str(tmp_path)))
+    w_, h_ = png_size(png)
+    assert png.name == f"{fig}.png" and w_ >= 800 and h_ >= 300
+    with pytest.raises(plot.analyze.AnalysisError):
+        other = "fig8" if fig == "fig4" else "fig4"
+        plot.fig_plot(str(path), other, str(tmp_path))
