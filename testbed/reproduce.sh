@@ -25,8 +25,8 @@ re-run does only what is missing), over the paper's grid (100 Mbit/s):
                    shows 30 s runs do not give bbr's 200 s statistic)
   --out DIR        results (default results/reproduce)
   --dry-run        print each figure's jobs and whether each is done; run nothing
-  --backend, --jobs, --slurm, --slurm-opts
-                   passed to screen.sh (default backend uml)
+  --backend, --jobs, --slurm, --slurm-opts, --client
+                   passed to screen.sh (default backend uml, client auto)
 EOF
 }
 
@@ -53,7 +53,7 @@ while [[ $# -gt 0 ]]; do
 	all) FIGS+=(fig4 fig5 fig6 fig7 fig8); shift ;;
 	--dry-run) DRY=1; shift ;;
 	--slurm) PASS+=(--slurm); shift ;;
-	--ccs | --seeds | --duration | --out | --backend | --jobs | --slurm-opts)
+	--ccs | --seeds | --duration | --out | --backend | --jobs | --slurm-opts | --client)
 		[[ $# -ge 2 ]] || bad "$1 needs a value"
 		case $1 in
 		--ccs) CCS=$2 ;; --seeds) SEEDS=$2 ;; --duration) DUR=$2 ;; --out) OUT=$2 ;;

@@ -94,7 +94,7 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
             if "seed1" in ln][0]
     args = " ".join(line.split()[2:])
     # the key screen.sh writes: the common options, the job's arguments, the module hash
-    common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0"
+    common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0 --client auto"
     h = subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
                         f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO}"],
                        capture_output=True, text=True).stdout.strip()
@@ -106,6 +106,11 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     assert st["fair/b5/seed1"] == "done" and st["fair/b5/seed2"] == "stale"
     assert st["fair/b5/seed3"] == "stale"  # seed 3's job has other arguments (--seed 3)
     assert states("--duration", "60")["fair/b5/seed1"] == "stale"
+    assert states("--client", "iperf3")["fair/b5/seed1"] == "stale"
+    # a result keyed before --client existed was made with iperf3: not today's default job
+    old_common = common.replace(" --client auto", "")
+    (out / "fair/b5/seed1/job.key").write_text(f"{old_common} {args} module={h}\n")
+    assert states()["fair/b5/seed1"] == "stale"
 
 
 @pytest.mark.parametrize("args, msg", [

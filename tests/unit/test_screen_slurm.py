@@ -73,7 +73,7 @@ def tree(tmp_path):
     return root, bindir, cfg
 
 
-COMMON = "--backend uml --duration 3 --rate 20 --flows-per-rtt 1 --sample-ms 0"
+COMMON = "--backend uml --duration 3 --rate 20 --flows-per-rtt 1 --sample-ms 0 --client auto"
 
 
 def screen(tree, tmp_path, out, *extra, fail_seed=None, path=None, sbatch_fail=False):
