@@ -41,7 +41,6 @@ TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 TCP_CC_INFO = 26
 CHUNK = 1 << 17
-RCVLOWAT = 1 << 16
 
 # struct tcp_info (include/uapi/linux/tcp.h) up to tcpi_snd_wnd (Linux >= 5.4).
 TCP_INFO_FIELDS = (
@@ -259,10 +258,9 @@ def sink_one(conn, ticker, rec):
     """Count one connection's bytes until the sender half-closes, then send the record
     (one JSON line: totals and intervals) back and close."""
     with conn:
-        # Wake the reader per 64 KB rather than per packet: in UML each wake-up is a round
-        # trip through the host. ACKs and the advertised window do not depend on it (the
-        # receive buffer autotunes to megabytes); a count lags by at most 64 KB.
-        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, RCVLOWAT)
+        # No SO_RCVLOWAT: waking the reader per 64 KB cut UML's wall time five-fold, but then
+        # a bbr_a adaptive=0 run no longer equalled the bbr run (docs/backends.md; a read
+        # can send a pending delayed ACK, the likely link, not shown).
         i, buf = ticker.add_stream(), bytearray(CHUNK)
         count = ticker.count
         while True:
