@@ -200,6 +200,15 @@ SWEEPS = {
 }
 
 
+def save_png(fig, csv_path, outdir, name):
+    """Write fig as NAME in outdir (default: beside csv_path), close it, return the path."""
+    fig.tight_layout()
+    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def sweep_series(rows, name, xkey, ykey):
     """{(cc, buffer_bdp): {x: [y, ...]}} of sweep CSV rows, the buffer only for the loss
     and flows sweeps; retransmission rates in %; rows without x or y are left out."""
@@ -255,11 +264,7 @@ def sweep_plot(csv_path, outdir=None):
     ax.set_title(f"{title}, {num(rate):g} Mbit/s" if num(rate) else title, fontsize=10)
     ax.grid(True, alpha=0.3, which="both")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), f"sweep_{name}.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_png(fig, csv_path, outdir, f"sweep_{name}.png")
 
 
 # The paper's NS-3 values (../shared/notes/bbr-a-spec.md, Figs. 6 and 7), drawn beside ours:
@@ -320,11 +325,7 @@ def screen_grid(csv_path, outdir=None):
     a1.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     draw_screen_axis(a2, pts, "ratio", PAPER_RATIO, cc_of)
     a2.set_xlabel("RTT ratio R / 10 (a 10 ms flow vs an R ms flow, 5 BDP)")
-    fig.tight_layout()
-    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), "screen_grid.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_png(fig, csv_path, outdir, "screen_grid.png")
 
 
 # Figs. 4 and 8 of the paper, as its text gives them: (x, value) per algorithm and buffer.
@@ -382,11 +383,7 @@ def fig_plot(csv_path, fig, outdir=None):
             ax.set_xscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
-    f.tight_layout()
-    path = os.path.join(outdir or os.path.dirname(os.path.abspath(csv_path)), f"{fig}.png")
-    f.savefig(path, dpi=110)
-    plt.close(f)
-    return path
+    return save_png(f, csv_path, outdir, f"{fig}.png")
 
 
 def compare(out_dir, outdir=None):
