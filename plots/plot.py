@@ -443,9 +443,6 @@ def fig5_panel(ax, screen_dir, cfg, scen):
     for seed_dir in sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json"))):
         with open(seed_dir) as f:
             r = json.load(f)["results"][0]
-        # the run's own directory (<cc>/run<k>) under this job: screen.sh analyses a job in
-        # DIR.partial and then renames it, so the recorded path is no longer there
-        r["dir"] = os.path.join(os.path.dirname(seed_dir), *r["dir"].split(os.sep)[-2:])
         runs.append((os.path.dirname(seed_dir), r))
     if not runs:
         ax.set_title(f"{cfg}: no runs", fontsize=9)

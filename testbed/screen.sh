@@ -9,7 +9,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 # shellcheck source=scripts/lib/module.sh
-source "$REPO/scripts/lib/module.sh" # module_source_hash
+source "$REPO/scripts/lib/module.sh" # module_source_hash, testbed_source_hash
 # shellcheck source=testbed/lib/slurm.sh
 source "$REPO/testbed/lib/slurm.sh" # slurm_run
 
@@ -42,29 +42,34 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    --slurm also the sbatch command
   --run-job DIR K  run job line K of DIR/slurm/jobs.txt (what each Slurm array task runs)
 
-A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/summary.json exists and its job.key (the
-job's rtt_fairness.sh arguments and a hash of the module sources) matches this call; a
-result made with other options or another tcp_bbr_a.c is stale: moved to seed<N>.stale
-and run again.
+A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/ has summary.json and a job.key (the job's
+rtt_fairness.sh arguments and hashes of the module sources and of the testbed's guest side)
+that matches this call; anything else there (other options, another tcp_bbr_a.c or
+tcpflow.py, a job stopped before its end) is stale: moved to seed<N>.stale and run again.
 EOF
 }
 # The progress lines of parallel jobs carry the time of day.
 log() { printf '%s: %s %s\n' "$PROG" "$(date +%H:%M:%S)" "$*" >&2; }
 
-# key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments and the module
-# sources' hash (what the result depends on).
-key_line() { printf '%s module=%s\n' "$*" "$MODHASH"; }
+# hashes: MODHASH and TBHASH, what a job's result depends on besides its arguments.
+hashes() {
+	MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+	TBHASH=$(testbed_source_hash "$REPO") || die "cannot hash the testbed sources"
+}
+# key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments and the hashes of the
+# module and testbed sources (what the result depends on).
+key_line() { printf '%s module=%s testbed=%s\n' "$*" "$MODHASH" "$TBHASH"; }
 # run_job KEY ARGS...: the one place a job runs, here or as a Slurm array task:
-# rtt_fairness.sh ARGS into OUT/KEY.partial (its output in OUT/KEY.log), then job.key, then
-# the move into place.
+# rtt_fairness.sh ARGS into OUT/KEY (its output in OUT/KEY.log), then job.key, written last:
+# a job is done only with it. The run stays where it ran, so the paths its summary.json
+# records stay true.
 run_job() {
 	local key=$1 dir=$OUT/$1
 	shift
-	rm -rf "$dir.partial"
+	rm -rf "$dir"
 	mkdir -p "$(dirname "$dir")"
-	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir.partial" >"$dir.log" 2>&1 &&
-		key_line "$@" >"$dir.partial/job.key" &&
-		mv "$dir.partial" "$dir" && return
+	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1 &&
+		key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key" && return
 	log "$key FAILED (see $dir.log)"
 	return 1
 }
@@ -74,7 +79,7 @@ if [[ ${1:-} == --run-job ]]; then
 	OUT=$2
 	line=$(sed -n "$3p" "$OUT/slurm/jobs.txt") || die "cannot read $OUT/slurm/jobs.txt"
 	[[ -n $line ]] || die "$OUT/slurm/jobs.txt has no line $3"
-	MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+	hashes
 	read -r key args <<<"$line"
 	log "task $3: $key"
 	# shellcheck disable=SC2086
@@ -129,17 +134,17 @@ done <"$CONFIGS"
 common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$FPR"
 	--sample-ms "$SAMPLE" --client "$CLIENT")
 
-MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+hashes
 # job_key ARGS: the job.key of the job with these arguments (besides the common ones).
 job_key() { key_line "${common[@]}" "$@"; }
-# job_state KEY ARGS: done (a result with this job key; a result from before job keys
-# existed counts as done), stale (a result with another job key) or todo.
+# job_state KEY ARGS: done (a result with this job key), stale (a result without it: another
+# key, or none, as a job stopped before its end or made before job keys existed) or todo.
 job_state() {
 	local d=$OUT/$1
 	shift
-	if [[ ! -f $d/summary.json ]]; then
+	if [[ ! -d $d ]]; then
 		echo todo
-	elif [[ ! -f $d/job.key || $(<"$d/job.key") == "$(job_key "$@")" ]]; then
+	elif [[ -f $d/summary.json && -f $d/job.key && $(<"$d/job.key") == "$(job_key "$@")" ]]; then
 		echo "done"
 	else
 		echo stale
@@ -158,7 +163,7 @@ for j in "${JOBLIST[@]}"; do
 	if ((DRY)); then
 		printf '%s %s\n' "$state" "$j"
 	elif [[ $state == stale ]]; then
-		log "$key: made with other options or module sources, runs again ($key.stale)"
+		log "$key: unfinished or made with other options or sources, runs again ($key.stale)"
 		rm -rf "$OUT/$key.stale"
 		mv "$OUT/$key" "$OUT/$key.stale"
 	fi

@@ -27,6 +27,18 @@ module_source_hash() {
 		sha256sum | cut -c1-12
 }
 
+# testbed_source_hash SRC: 12 hex digits of the testbed's guest side, what a run executes and
+# records there (topology, traffic, samplers, gain trace): a change to it changes results as
+# much as a module change does (testbed/screen.sh keys its jobs by both).
+testbed_source_hash() {
+	(
+		set -o pipefail
+		cd "$1" && cat testbed/scenario.sh testbed/topology.sh testbed/tcpflow.py \
+			testbed/sampler.c testbed/lib/flows.sh testbed/lib/module.sh testbed/lib/options.sh \
+			testbed/lib/record.sh testbed/lib/traffic.sh | sha256sum | cut -c1-12
+	)
+}
+
 # module_key SRC KDIR [MAKE ARGS...]: 12 hex digits that change with whatever a build here
 # depends on and can change between calls: the sources' contents, the kernel build dir (its
 # path names the kernel release, or the UML build key), the make arguments and the compiler.

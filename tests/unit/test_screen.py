@@ -24,6 +24,16 @@ def test_mean_ci95():
     assert analyze.mean_ci95([]) == (None, None)
 
 
+def source_hashes():
+    """(module, testbed) source hashes, as screen.sh keys its jobs."""
+    out = subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
+                          f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO} && "
+                          f"testbed_source_hash {REPO}"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert len(out) == 2 and all(len(h) == 12 for h in out), out
+    return tuple(out)
+
+
 def fake_job(root, config, scen, seed, jain, cc="bbr_a"):
     d = root / config / scen / f"seed{seed}"
     d.mkdir(parents=True)
@@ -60,22 +70,31 @@ def test_screen_resume_lists_only_missing_jobs(tmp_path):
     cfg = tmp_path / "configs.txt"
     cfg.write_text("# name cc params\nbase bbr\n\nfair bbr_a_fair fair_cwnd_queue_us=10000\n")
     out = tmp_path / "out"
-    fake_job(out, "fair", "b5", 2, 0.9)  # this job finished in an earlier, interrupted run
-    (out / "base" / "b5" / "seed1.partial").mkdir(parents=True)  # this one did not
-    p = subprocess.run([str(SCREEN), "--configs", str(cfg), "--out", str(out), "--scenarios",
-                        "b5:10+50:5", "--seeds", "1,2", "--dry-run"],
-                       capture_output=True, text=True)
+    cmd = [str(SCREEN), "--configs", str(cfg), "--out", str(out), "--scenarios", "b5:10+50:5",
+           "--seeds", "1,2", "--dry-run"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "--module-param fair_cwnd_queue_us=10000" in p.stdout
+    jobs = {ln.split()[1]: " ".join(ln.split()[2:]) for ln in p.stdout.splitlines()}
+    # this job finished in an earlier, interrupted screen: its result and then its key
+    fake_job(out, "fair", "b5", 2, 0.9)
+    common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0 --client auto"
+    mod, tb = source_hashes()
+    (out / "fair/b5/seed2/job.key").write_text(
+        f"{common} {jobs['fair/b5/seed2']} module={mod} testbed={tb}\n")
+    # this one was stopped after its summary, before its key: not done
+    fake_job(out, "base", "b5", 1, 0.6, cc="bbr")
+    p = subprocess.run(cmd, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     state = {line.split()[1]: line.split()[0] for line in p.stdout.splitlines()}
-    assert state == {"base/b5/seed1": "todo", "base/b5/seed2": "todo",
+    assert state == {"base/b5/seed1": "stale", "base/b5/seed2": "todo",
                      "fair/b5/seed1": "todo", "fair/b5/seed2": "done"}
-    assert "--module-param fair_cwnd_queue_us=10000" in p.stdout
 
 
 def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     """A result is reused only for the same job: its job.key (rtt_fairness.sh arguments and
-    the module sources' hash) must match; a result without job.key (made before keys
-    existed) counts as done."""
+    the hashes of the module and testbed sources) must match; a result without job.key
+    (made before keys existed, or stopped before its end) is not reused."""
     cfg = tmp_path / "configs.txt"
     cfg.write_text("fair bbr_a_fair\n")
     out = tmp_path / "out"
@@ -89,27 +108,31 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
 
     for seed in (1, 2, 3):
         fake_job(out, "fair", "b5", seed, 0.9)
-    assert states() == {f"fair/b5/seed{s}": "done" for s in (1, 2, 3)}  # no job.key yet
+    assert states() == {f"fair/b5/seed{s}": "stale" for s in (1, 2, 3)}  # no job.key
     line = [ln for ln in subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()
             if "seed1" in ln][0]
     args = " ".join(line.split()[2:])
-    # the key screen.sh writes: the common options, the job's arguments, the module hash
+    # the key screen.sh writes: the common options, the job's arguments, the source hashes
     common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0 --client auto"
-    h = subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
-                        f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO}"],
-                       capture_output=True, text=True).stdout.strip()
-    assert len(h) == 12
-    (out / "fair/b5/seed1/job.key").write_text(f"{common} {args} module={h}\n")
-    (out / "fair/b5/seed2/job.key").write_text(f"{common} {args} module=000000000000\n")
-    (out / "fair/b5/seed3/job.key").write_text(f"{common} {args} module={h}\n")
+    mod, tb = source_hashes()
+    key = f"{common} {args} module={mod} testbed={tb}\n"
+    (out / "fair/b5/seed1/job.key").write_text(key)
+    (out / "fair/b5/seed2/job.key").write_text(key.replace(mod, "000000000000"))
+    (out / "fair/b5/seed3/job.key").write_text(key)
     st = states()
     assert st["fair/b5/seed1"] == "done" and st["fair/b5/seed2"] == "stale"
     assert st["fair/b5/seed3"] == "stale"  # seed 3's job has other arguments (--seed 3)
+    # a result made with another tcpflow.py, sampler or trace reader
+    (out / "fair/b5/seed2/job.key").write_text(key.replace(tb, "000000000000"))
+    assert states()["fair/b5/seed2"] == "stale"
+    # a result keyed before the testbed hash existed
+    (out / "fair/b5/seed2/job.key").write_text(key.replace(f" testbed={tb}", ""))
+    assert states()["fair/b5/seed2"] == "stale"
     assert states("--duration", "60")["fair/b5/seed1"] == "stale"
     assert states("--client", "iperf3")["fair/b5/seed1"] == "stale"
     # a result keyed before --client existed was made with iperf3: not today's default job
     old_common = common.replace(" --client auto", "")
-    (out / "fair/b5/seed1/job.key").write_text(f"{old_common} {args} module={h}\n")
+    (out / "fair/b5/seed1/job.key").write_text(key.replace(common, old_common))
     assert states()["fair/b5/seed1"] == "stale"
 
 

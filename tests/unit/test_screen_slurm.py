@@ -2,6 +2,7 @@
 stand-in that writes a summary.json, and a stand-in `sbatch` on PATH that records its
 arguments and runs the array's tasks one after another, as Slurm would run them. The real
 thing (slurmctld, slurmd, UML jobs) is tests/guest/test_slurm.py, opt-in."""
+import json
 import os
 import shutil
 import subprocess
@@ -21,10 +22,10 @@ while [[ $# -gt 0 ]]; do
 done
 ((dry)) && exit 0
 [[ $seed == "${FAKE_FAIL_SEED:-}" ]] && { echo "stand-in fails for seed $seed" >&2; exit 1; }
-mkdir -p "$out"
+mkdir -p "$out/$cc/run1"
 echo "$all" >"$out/args.txt"
 cat >"$out/summary.json" <<EOF
-{"results": [{"cc": "$cc", "jain": 0.$((7 + seed)), "utilization": 0.9, "retrans_rate": 0.01,
+{"results": [{"cc": "$cc", "dir": "$out/$cc/run1", "jain": 0.$((7 + seed)), "utilization": 0.9, "retrans_rate": 0.01,
   "queue_delay_ms": {"mean": $seed.5}, "flows": [{"throughput_mbps": 9.5}],
   "params": {"seed": "$seed", "module_params": "", "rtts_ms": "10 50", "buffer_bdp": "1"}}]}
 EOF
@@ -91,10 +92,13 @@ def screen(tree, tmp_path, out, *extra, fail_seed=None, path=None, sbatch_fail=F
                           capture_output=True, text=True, env=env, timeout=120)
 
 
-def module_hash(root):
-    return subprocess.run(["bash", "-c", f"source {root}/scripts/lib/common.sh; source "
-                           f"{root}/scripts/lib/module.sh; module_source_hash {root}"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+def source_hashes(root):
+    """module=... testbed=..., the end of each job.key."""
+    mod, tb = subprocess.run(["bash", "-c", f"source {root}/scripts/lib/common.sh; source "
+                              f"{root}/scripts/lib/module.sh; module_source_hash {root} && "
+                              f"testbed_source_hash {root}"],
+                             capture_output=True, text=True, check=True).stdout.split()
+    return f"module={mod} testbed={tb}"
 
 
 KEYS = ["base/s/seed1", "base/s/seed2", "fair/s/seed1", "fair/s/seed2"]
@@ -128,11 +132,13 @@ def test_slurm_array_runs_the_jobs_a_local_run_runs(tree, tmp_path):
     # one line per job, in array task order: the key and all of rtt_fairness.sh's arguments
     assert (out / "slurm" / "jobs.txt").read_text().splitlines() == \
         [f"{k} {job_args(k)}" for k in KEYS]
-    h = module_hash(root)
+    h = source_hashes(root)
     for k in KEYS:
-        assert (out / k / "job.key").read_text() == f"{job_args(k)} module={h}\n"
-        assert (out / k / "args.txt").read_text() == f"{job_args(k)} --out {out / k}.partial\n"
-        assert not (out / f"{k}.partial").exists()
+        assert (out / k / "job.key").read_text() == f"{job_args(k)} {h}\n"
+        assert (out / k / "args.txt").read_text() == f"{job_args(k)} --out {out / k}\n"
+        # the run directory its summary names is where the job left it
+        run_dir = json.loads((out / k / "summary.json").read_text())["results"][0]["dir"]
+        assert Path(run_dir).is_dir() and Path(run_dir).parent.parent == out / k, run_dir
     assert "task 3: fair/s/seed1" in (out / "slurm" / "task-3.log").read_text()
     assert "Slurm job 4242 ended" in p.stderr
 

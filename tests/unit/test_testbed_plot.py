@@ -113,12 +113,9 @@ def test_fig5_panels_from_a_screen(tmp_path):
     for cc in ("bbr", "bbr_a"):
         for scen in ("b0.5", "b5"):
             job = screen / cc / scen / "seed1"
-            # as screen.sh does it: analysed in seed1.partial, then renamed
-            part = job.with_name("seed1.partial")
-            shutil.copytree(FIX / "run_bbr_5bdp_noss", part / "bbr" / "run1")
-            p = subprocess.run([PY, str(ANALYZE), str(part), "--quiet"], capture_output=True, text=True)
+            shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
+            p = subprocess.run([PY, str(ANALYZE), str(job), "--quiet"], capture_output=True, text=True)
             assert p.returncode == 0, p.stderr
-            part.rename(job)
     pngs = plot.fig5(str(screen), str(tmp_path))
     assert [Path(x).name for x in pngs] == ["fig5_b0.5.png", "fig5_b5.png"]
     for x in pngs:
