@@ -48,6 +48,8 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
                      testbed/tcpflow.py where the guest or host has python3 (host, uml),
                      else iperf3 (qemu); same JSON, see testbed/README.md)
   --sample-ms MS     ss/tc sampling period, 0 = off (default 100)
+  --trace on|off     the module's gain trace (bbr_a:bbr_a_gain events, read after the
+                     flows; it does not change a run) (default on)
   --timeout S        wall-clock limit per guest run (default 600 + 30 x duration)
   --mem MB           guest memory (default: guest runner's)
   --no-analysis      only run; analyse later with testbed/analyze.py DIR
@@ -64,7 +66,7 @@ EOF
 
 CCS=bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
-SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto
+SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 MODULE_PARAMS=()
 while [[ $# -gt 0 ]]; do
 	opt=$1
@@ -74,7 +76,7 @@ while [[ $# -gt 0 ]]; do
 	--no-analysis) ANALYSIS=0; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
-		--interval | --sample-ms | --timeout | --mem | --streams | --client) ;;
+		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -88,7 +90,7 @@ while [[ $# -gt 0 ]]; do
 	--out) OUT=$val ;; --backend) BACKEND=$val ;; --kernel) KERNEL=$val ;;
 	--module-param) MODULE_PARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
 	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;; --streams) STREAMS=$val ;;
-	--client) CLIENT=$val ;;
+	--client) CLIENT=$val ;; --trace) TRACE=$val ;;
 	esac
 done
 
@@ -96,7 +98,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
 		--loss "$LOSS" --duration "$DURATION" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
 		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
-		--load "$5" --streams "$STREAMS" --client "$CLIENT")
+		--load "$5" --streams "$STREAMS" --client "$CLIENT" --trace "$TRACE")
 	local p
 	for p in "${MODULE_PARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }

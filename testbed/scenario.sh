@@ -32,6 +32,7 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        iperf3, or auto: tcpflow where python3 is installed, else iperf3
                        (default auto); both write iperf3's JSON; recorded as client=
   --sample-ms MS       ss/tc sampling period, 0 = off (default 100)
+  --trace on|off       the module's gain trace, read after the flows (default on)
   --module-param K=V   tcp_bbr_a module parameter (repeatable)
   --load CC[,CC...]    also make these congestion controls available before the run, in this
                        order (rtt_fairness.sh passes all ccs it compares, so that every run
@@ -59,7 +60,7 @@ warn() { echo "scenario: warning: $*" >&2; }
 
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
-STREAMS=128 OUT='' MODE=run CLIENT=auto
+STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
@@ -73,7 +74,7 @@ while [ $# -gt 0 ]; do
 	--stagger) STAGGER=$2 ;; --starts) STARTS=$2 ;; --jitter) JITTER=$2 ;; --seed) SEED=$2 ;;
 	--interval) INTERVAL=$2 ;; --sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT_BASE=$2 ;;
 	--out) OUT=$2 ;; --streams) STREAMS=$2 ;; --module-param) MODULE_PARAMS="$MODULE_PARAMS $2" ;;
-	--load) LOAD=$2 ;; --client) CLIENT=$2 ;;
+	--load) LOAD=$2 ;; --client) CLIENT=$2 ;; --trace) TRACE=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2

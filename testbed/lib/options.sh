@@ -84,6 +84,7 @@ check_options() {
 	is_whole "$SEED" || bad "--seed: '$SEED' is not a non-negative integer"
 	number_ok "$INTERVAL" 'x >= U / 10 && x <= 60 * U' || bad "--interval: '$INTERVAL' is not in 0.1..60 s"
 	case $CLIENT in auto | iperf3 | tcpflow) ;; *) bad "--client: '$CLIENT' is not auto, iperf3 or tcpflow" ;; esac
+	case $TRACE in on | off) ;; *) bad "--trace: '$TRACE' is not on or off" ;; esac
 	is_whole "$SAMPLE_MS" || bad "--sample-ms: '$SAMPLE_MS' is not an integer"
 	whole_ok "$PORT_BASE" 'x >= 1 && x <= 65535' || bad "--port-base: '$PORT_BASE' is not a port number"
 	for v in $CCS; do is_cc_name "$v" || bad "--cc: '$v' is not a congestion control name"; done

@@ -66,11 +66,15 @@ start_samplers() {
 	SAMPLER_PIDS="$SAMPLER_PIDS $!"
 }
 
-# The module's tracepoint bbr_a:bbr_a_gain, one event per round per bbr_a/bbr_a_fair flow:
-# one reader process for the whole run, started in every run where the module is loaded (a
-# bbr run of a comparison too, so that both runs create the same processes). TRACING=1
-# while it is enabled.
+# The module's tracepoint bbr_a:bbr_a_gain, one event per round (or change of gain reason)
+# per flow of the module's ccs, kept in the kernel's ring buffer and read once, after the flows
+# (stop_trace). A live trace_pipe reader woke at each event, and with a receiver that read
+# per 64 KB that moved UML's clock: a bbr_a adaptive=0 run no longer equalled the bbr run.
+# Set up in every run where the module is loaded (bbr runs of a comparison too) and with
+# --trace off, which only leaves the event disabled: the same processes either way.
+# TRACING=1 from here to stop_trace.
 TRACEFS=/sys/kernel/tracing
+TRACE_BUF_KB=32768 # per CPU: a few 100k events; when full, the oldest are overwritten
 start_trace() {
 	[ -d "$MODULE_DIR" ] || return 0
 	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
@@ -78,16 +82,23 @@ start_trace() {
 		log "warning: no tracefs event bbr_a/bbr_a_gain: no gain trace (kernel without tracing?)"
 		return 0
 	fi
+	echo $TRACE_BUF_KB > $TRACEFS/buffer_size_kb 2>/dev/null ||
+		log "warning: cannot size the trace buffer; the gain trace may lose its first events"
 	echo > $TRACEFS/trace
 	echo boot > $TRACEFS/trace_clock # the clock of /proc/uptime
-	echo 1 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
-	read -r up _ < /proc/uptime
-	echo "@ $up" > "$SCRATCH/trace.txt"
-	cat $TRACEFS/trace_pipe >> "$SCRATCH/trace.txt" &
-	SAMPLER_PIDS="$SAMPLER_PIDS $!"
+	[ "$TRACE" = off ] || echo 1 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
 	TRACING=1
 }
-stop_trace() { [ "$TRACING" = 0 ] || echo 0 > $TRACEFS/events/bbr_a/bbr_a_gain/enable; }
+# stop_trace: disable the event and write the buffer to trace.txt; say if events were lost.
+stop_trace() {
+	[ "$TRACING" = 1 ] || return 0
+	TRACING=0
+	echo 0 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
+	cat $TRACEFS/trace > "$SCRATCH/trace.txt"
+	lost=$(cat $TRACEFS/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	[ "$lost" = 0 ] || log "warning: the gain trace lost its first $lost events (buffer $TRACE_BUF_KB KB per CPU)"
+	echo > $TRACEFS/trace
+}
 
 # record_counters start|end: the senders' /proc/net/snmp and the softnet counters
 record_counters() {

@@ -108,6 +108,14 @@ def test_module_cc_switched_off_matches_builtin_bbr(uml_kernel, tmp_path, cc, of
             f"{tb[diff[0]] if diff else tb}")
 
 
+def run_metrics(r):
+    """A summary.json result's statistics, without what names the run or its cc and without
+    "trace" (the module's gain trace, which built-in bbr does not have)."""
+    m = {k: v for k, v in r.items() if k not in ("cc", "dir", "params", "run")}
+    m["flows"] = [{k: v for k, v in f.items() if k not in ("cc", "trace")} for f in r["flows"]]
+    return m
+
+
 def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     """The same A/B through the experiment path users run: rtt_fairness.sh, one seed, bbr vs
     bbr_a adaptive=0. Every statistic of summary.json must be equal, and so must every
@@ -129,14 +137,7 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     by_cc = {r["cc"]: r for r in summary["results"]}
     assert sorted(by_cc) == ["bbr", "bbr_a"]
 
-    def metrics(r):
-        m = {k: v for k, v in r.items() if k not in ("cc", "dir", "params", "run")}
-        # "trace": the module's gain trace, which built-in bbr does not have
-        m["flows"] = [{k: v for k, v in f.items() if k not in ("cc", "trace")}
-                      for f in r["flows"]]
-        return m
-
-    a, b = metrics(by_cc["bbr_a"]), metrics(by_cc["bbr"])
+    a, b = run_metrics(by_cc["bbr_a"]), run_metrics(by_cc["bbr"])
     # two flows per RTT class: each class's pair runs as one iperf3 client with -P 2
     assert [f["rtt_ms"] for f in a["flows"]] == [10, 50, 10, 50]
     assert all(f["bytes_received"] > 100_000 for f in a["flows"]), a["flows"]
@@ -148,6 +149,35 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         tb = tcp_trace((out / "bbr" / "run1" / f"flow{i}.json").read_bytes())
         assert len(ta) == len(tb) > 4 and len(ta[0]) == 2, i  # intervals x 2 connections
         assert ta[:-2] == tb[:-2], f"flow {i}: iperf3 intervals differ"
+
+
+def test_gain_trace_does_not_change_the_run(uml_kernel, tmp_path):
+    """Recording the module's gain trace must not change what it records: a bbr_a run
+    (adaptive gains on) with --trace on and with --trace off give the same statistics.
+
+    The trace used to be read live through trace_pipe. With a receiver that read per 64 KB
+    (SO_RCVLOWAT, tried in a086e61) the reader's wake-ups moved the guest's clock, and a
+    bbr_a adaptive=0 run stopped matching bbr. With today's receiver that old reader does
+    not change this run either, so this guards the property; it did not catch that case.
+    --trace off sets up the same ring buffer and leaves the event disabled: a run must
+    start the same processes to repeat byte for byte (testbed/lib/options.sh).
+    """
+    runs = {}
+    for trace in ("on", "off"):
+        out = tmp_path / trace
+        p = subprocess.run(
+            [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr_a",
+             "--rtt", "10,50", "--rate", "20", "--duration", "6", "--warmup", "2", "--seed", "2",
+             "--sample-ms", "0", "--trace", trace, "--out", str(out)],
+            capture_output=True, text=True, timeout=1800)
+        assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
+        runs[trace] = json.loads((out / "summary.json").read_text())["results"][0]
+    on, off = runs["on"], runs["off"]
+    assert all(f.get("trace", {}).get("events", 0) > 20 for f in on["flows"]), on["flows"]
+    assert not any(f.get("trace") for f in off["flows"]), off["flows"]
+    assert all(f["bytes_received"] > 1_000_000 for f in on["flows"]), on["flows"]
+    assert run_metrics(on) == run_metrics(off), "summary statistics differ: " + ", ".join(
+        k for k in run_metrics(on) if run_metrics(on)[k] != run_metrics(off).get(k))
 
 
 IDLE_S = 2400  # 40 minutes: past the 35.8 minutes a signed 32-bit us difference spans

@@ -63,6 +63,7 @@ BAD_RF = [
     (["--module-param", "a=1;reboot"], "--module-param: 'a=1;reboot'"),
     (["--interval", "0.01"], "--interval: '0.01'"),
     (["--timeout", "-3"], "--timeout: '-3'"),
+    (["--trace", "yes"], "--trace: 'yes' is not on or off"),
 ]
 
 
