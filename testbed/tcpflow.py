@@ -41,6 +41,7 @@ TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 TCP_CC_INFO = 26
 CHUNK = 1 << 17
+READ = 1 << 14  # the sink's MSG_WAITALL read
 
 # struct tcp_info (include/uapi/linux/tcp.h) up to tcpi_snd_wnd (Linux >= 5.4).
 TCP_INFO_FIELDS = (
@@ -258,13 +259,17 @@ def sink_one(conn, ticker, rec):
     """Count one connection's bytes until the sender half-closes, then send the record
     (one JSON line: totals and intervals) back and close."""
     with conn:
-        # No SO_RCVLOWAT: waking the reader per 64 KB cut UML's wall time five-fold, but then
-        # a bbr_a adaptive=0 run no longer equalled the bbr run (docs/backends.md; a read
-        # can send a pending delayed ACK, the likely link, not shown).
-        i, buf = ticker.add_stream(), bytearray(CHUNK)
+        # MSG_WAITALL: the kernel copies each packet as it comes, as a plain recv() would,
+        # but returns to the program once per READ bytes: in UML each return is a round trip
+        # through the host, and per packet they were most of a run's wall time
+        # (docs/backends.md). A count lags by less than READ bytes. Runs still differ from
+        # a per-packet reader's, as the timing of reads moves ACKs (docs/results/client-uml).
+        # Not SO_RCVLOWAT: that also makes the kernel ACK each second segment at once while
+        # less than it is queued (tcp_input.c, __tcp_ack_snd_check).
+        i, buf = ticker.add_stream(), bytearray(READ)
         count = ticker.count
         while True:
-            n = conn.recv_into(buf)
+            n = conn.recv_into(buf, READ, socket.MSG_WAITALL)
             if not n:
                 break
             count[i] += n

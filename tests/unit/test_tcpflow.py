@@ -92,6 +92,31 @@ def test_bulk_and_sink_write_iperf3_json_that_analyze_reads(tmp_path):
     assert d["end"]["sum_sent"]["bytes"] == sum(e["sender"]["bytes"] for e in d["end"]["streams"])
 
 
+def test_sink_counts_a_last_read_shorter_than_its_read_size():
+    """The sink reads READ bytes at a time with MSG_WAITALL: a stream that is not a multiple
+    of it must still be counted to its last byte when the sender half-closes."""
+    port = free_port()
+    sink = subprocess.Popen([sys.executable, str(FLOW), "sink", "--bind", "127.0.0.1", "--port",
+                             str(port), "--streams", "1", "--interval", "0.25"])
+    total = 3 * tcpflow.READ + 5
+    try:
+        for _ in range(50):  # until the sink listens
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=30)
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+        with conn:
+            conn.sendall(b"x" * total)
+            conn.shutdown(socket.SHUT_WR)
+            rec = json.loads(conn.makefile().readline())
+        assert sink.wait(timeout=30) == 0
+    finally:
+        sink.kill()
+    assert rec["bytes"] == total
+    assert sum(n for _, _, n in rec["intervals"]) == total, rec["intervals"]
+
+
 @pytest.mark.parametrize("args,msg", [
     (["bulk", "--host", "h", "--port", "1", "--streams", "0"], "--streams must be 1..128"),
     (["bulk", "--host", "h", "--port", "1", "--streams", "129"], "--streams must be 1..128"),
