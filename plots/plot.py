@@ -25,7 +25,9 @@
     plot.py --fig5 DIR [--outdir OUT]
         fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
         algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
-        the paper's numbers for the figure.
+        the paper's numbers for the figure; and fig5.csv, per buffer and algorithm the mean
+        and 95 % CI over the seeds of each flow's throughput, their ratio, Jain's index and
+        the utilisation, with the paper's numbers.
 """
 import argparse
 import csv
@@ -456,8 +458,38 @@ def fig5_panel(ax, screen_dir, cfg, scen):
                  fontsize=9)
 
 
+FIG5_COLS = ["scenario", "cc", "seeds", "tput_10ms_mbps", "tput_10ms_ci95", "tput_50ms_mbps",
+             "tput_50ms_ci95", "ratio_50_to_10", "ratio_ci95", "jain", "jain_ci95",
+             "utilization", "utilization_ci95", "paper"]
+
+
+def fig5_rows(screen_dir):
+    """fig5.csv's rows (FIG5_COLS): per buffer and algorithm, mean and 95 % CI half-width
+    over the seeds (None with one seed) and the paper's numbers."""
+    rows = []
+    for scen in ("b0.5", "b5"):
+        for cfg in FIG5_ORDER:
+            files = sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json")))
+            if not files:
+                continue
+            res = []
+            for path in files:
+                with open(path) as f:
+                    res.append(json.load(f)["results"][0])
+            t10 = [r["flows"][0]["throughput_mbps"] for r in res]
+            t50 = [r["flows"][1]["throughput_mbps"] for r in res]
+            cols = []
+            for vals, nd in ((t10, 2), (t50, 2), ([b / a for a, b in zip(t10, t50) if a], 2),
+                             ([r["jain"] for r in res], 3), ([r["utilization"] for r in res], 3)):
+                m, h = analyze.mean_ci95(vals)
+                cols += [None if m is None else round(m, nd), None if h is None else round(h, nd)]
+            rows.append([scen, cfg, len(res), *cols, PAPER_FIG5.get((cfg, scen), "")])
+    return rows
+
+
 def fig5(screen_dir, outdir=None):
-    """fig5_<scenario>.png for a testbed/reproduce.sh fig5 screen; returns their paths."""
+    """fig5_<scenario>.png and fig5.csv for a testbed/reproduce.sh fig5 screen; returns
+    their paths."""
     cfgs = [c for c in FIG5_ORDER if os.path.isdir(os.path.join(screen_dir, c))]
     if not cfgs:
         raise analyze.AnalysisError(f"{screen_dir}: no fig5 screen (no algorithm directories)")
@@ -473,7 +505,9 @@ def fig5(screen_dir, outdir=None):
         pngs.append(os.path.join(outdir or screen_dir, f"fig5_{scen}.png"))
         fig.savefig(pngs[-1], dpi=100)
         plt.close(fig)
-    return pngs
+    table = os.path.join(outdir or screen_dir, "fig5.csv")
+    analyze._csv(table, FIG5_COLS, fig5_rows(screen_dir))
+    return pngs + [table]
 
 
 def rows_by_flow(run_dir):

@@ -1,5 +1,6 @@
 """plots/plot.py on the recorded runs: the PNGs are written and are real images."""
 import csv
+import json
 import shutil
 import subprocess
 import sys
@@ -116,8 +117,16 @@ def test_fig5_panels_from_a_screen(tmp_path):
             shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
             p = subprocess.run([PY, str(ANALYZE), str(job), "--quiet"], capture_output=True, text=True)
             assert p.returncode == 0, p.stderr
-    pngs = plot.fig5(str(screen), str(tmp_path))
+    *pngs, table = plot.fig5(str(screen), str(tmp_path))
     assert [Path(x).name for x in pngs] == ["fig5_b0.5.png", "fig5_b5.png"]
+    rows = list(csv.DictReader(open(table)))
+    assert [(r["scenario"], r["cc"], r["seeds"]) for r in rows] == [
+        ("b0.5", "bbr", "1"), ("b0.5", "bbr_a", "1"), ("b5", "bbr", "1"), ("b5", "bbr_a", "1")]
+    summary = json.loads((screen / "bbr" / "b5" / "seed1" / "summary.json").read_text())
+    flows = summary["results"][0]["flows"]
+    assert float(rows[2]["ratio_50_to_10"]) == round(
+        flows[1]["throughput_mbps"] / flows[0]["throughput_mbps"], 2)
+    assert rows[2]["ratio_ci95"] == "" and rows[2]["paper"] == plot.PAPER_FIG5[("bbr", "b5")]
     for x in pngs:
         w, h = png_size(Path(x))
         assert w >= 800 and h >= 300 and Path(x).stat().st_size > 20000
