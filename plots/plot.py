@@ -449,7 +449,11 @@ def fig5_panel(ax, screen_dir, cfg, scen):
     if not runs:
         ax.set_title(f"{cfg}: no runs", fontsize=9)
         return
-    draw_flows(ax, runs[0][1])
+    if os.path.isfile(os.path.join(runs[0][1]["dir"], "throughput.csv")):
+        draw_flows(ax, runs[0][1])
+    else:  # a committed result: summary.json and job.key only (docs/reproduction.md)
+        ax.text(0.5, 0.5, "seed 1's raw run is not here", ha="center", va="center",
+                transform=ax.transAxes)
     ratios = [r["flows"][1]["throughput_mbps"] / r["flows"][0]["throughput_mbps"]
               for _, r in runs if r["flows"][0]["throughput_mbps"]]
     ours = f"50/10 ms {sum(ratios) / len(ratios):.2f}x ({len(ratios)} seeds)" if ratios else ""

@@ -23,7 +23,9 @@ re-run does only what is missing), over the paper's grid (100 Mbit/s):
   --seeds LIST     seeds (default 1,2,3,4,5)
   --duration S     seconds per run (default 200, the paper's; docs/results/convergence-uml
                    shows 30 s runs do not give bbr's 200 s statistic)
-  --out DIR        results (default results/reproduce)
+  --out DIR        results (default docs/results/reproduce: .gitignore keeps each job's
+                   summary.json and job.key and drops its raw run, so committing that
+                   directory as jobs finish lets a re-run in any clone skip them)
   --dry-run        print each figure's jobs and whether each is done; run nothing
   --backend, --jobs, --slurm, --slurm-opts, --client
                    passed to screen.sh (default backend uml, client auto)
@@ -44,7 +46,7 @@ scenarios() {
 	echo "${out[*]}"
 }
 
-FIGS=() CCS=bbr,bbq,da_bbr,bbr_a,bbr_a_fair,cubic SEEDS=1,2,3,4,5 DUR=200 OUT=$REPO/results/reproduce
+FIGS=() CCS=bbr,bbq,da_bbr,bbr_a,bbr_a_fair,cubic SEEDS=1,2,3,4,5 DUR=200 OUT=$REPO/docs/results/reproduce
 PASS=() DRY=0
 while [[ $# -gt 0 ]]; do
 	case $1 in

@@ -134,6 +134,18 @@ def test_fig5_panels_from_a_screen(tmp_path):
         plot.fig5(str(tmp_path / "empty"))
 
 
+def test_fig5_from_committed_results_without_raw_runs(tmp_path):
+    # what a clone has of a reproduction: each job's summary.json and job.key, no run dir
+    job = tmp_path / "fig5" / "bbr" / "b5" / "seed1"
+    shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
+    subprocess.run([PY, str(ANALYZE), str(job), "--quiet"], check=True, capture_output=True)
+    shutil.rmtree(job / "bbr")
+    *pngs, table = plot.fig5(str(tmp_path / "fig5"), str(tmp_path))
+    assert len(pngs) == 2 and all(Path(x).stat().st_size > 10000 for x in pngs)
+    rows = list(csv.DictReader(open(table)))
+    assert [(r["scenario"], r["cc"]) for r in rows] == [("b5", "bbr")]
+
+
 def test_fig5_title_has_our_ratio_and_the_papers(tmp_path):
     job = tmp_path / "bbr" / "b5" / "seed1"
     shutil.copytree(FIX / "run_bbr_5bdp_noss", job / "bbr" / "run1")
