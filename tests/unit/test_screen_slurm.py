@@ -193,3 +193,28 @@ def test_run_job_bad_usage(tree, tmp_path):
     assert p.returncode == 2 and "--run-job needs DIR" in p.stderr
     p = subprocess.run([sh, "--run-job", str(tmp_path), "1"], capture_output=True, text=True)
     assert p.returncode == 1 and "cannot read" in p.stderr
+
+
+def test_trace_off_is_passed_on_and_keyed_and_on_keeps_the_old_keys(tree, tmp_path):
+    # the stand-in rtt_fairness.sh records its arguments (args.txt): screen.sh passes --trace
+    # off on and keys it; the default (on) adds nothing, so earlier jobs' keys stay valid
+    root = tree[0]
+    on, off = tmp_path / "on", tmp_path / "off"
+    assert screen(tree, tmp_path, on).returncode == 0
+    assert screen(tree, tmp_path, off, "--trace", "off").returncode == 0
+    h = source_hashes(root)
+    k = "base/s/seed1"
+    assert (on / k / "job.key").read_text() == f"{job_args(k)} {h}\n"
+    assert "--trace" not in (on / k / "args.txt").read_text()
+    assert (off / k / "args.txt").read_text().startswith(f"{COMMON} --trace off --cc bbr")
+    assert (off / k / "job.key").read_text() != (on / k / "job.key").read_text()
+    # reproduce.sh runs Fig. 8 (up to 100 flows) without the trace, the others with it
+    rp = root / "testbed" / "reproduce.sh"
+    for fig, trace in (("fig8", True), ("fig7", False)):
+        p = subprocess.run([str(rp), fig, "--ccs", "bbr", "--seeds", "1", "--duration", "3",
+                            "--out", str(tmp_path / "rp")], capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == 0, p.stderr
+        args = [f.read_text() for f in (tmp_path / "rp" / fig).glob("bbr/*/seed1/args.txt")]
+        assert len(args) == {"fig8": 14, "fig7": 10}[fig]
+        assert all(("--trace off" in a) == trace for a in args), args[0]
