@@ -272,9 +272,12 @@ def sweep_plot(csv_path, outdir=None):
 # The paper's NS-3 values (../shared/notes/bbr-a-spec.md, Figs. 6 and 7), drawn beside ours:
 # (label, x values, Jain, color of the cc they belong to).
 PAPER_BUFFER = [("paper BBR-A: >= 0.96 at every buffer", [0.1, 100], [0.96, 0.96], "bbr_a"),
-                ("paper BBR: ~0.63 above 6 BDP", [6, 100], [0.63, 0.63], "bbr")]
+                ("paper BBR: ~0.63 above 6 BDP", [6, 100], [0.63, 0.63], "bbr"),
+                ("paper BBQ: >= 0.91 at every buffer", [0.1, 100], [0.91, 0.91], "bbq"),
+                ("paper DA-BBR: >= ~0.95 at every buffer", [0.1, 100], [0.95, 0.95], "da_bbr")]
 PAPER_RATIO = [("paper BBR-A at ratio 10: ~0.95", [10], [0.95], "bbr_a"),
-               ("paper BBR at ratio 10: 0.59", [10], [0.59], "bbr")]
+               ("paper BBR at ratio 10: 0.59", [10], [0.59], "bbr"),
+               ("paper DA-BBR at ratio 10: ~0.92", [10], [0.92], "da_bbr")]
 
 
 def screen_points(rows):
