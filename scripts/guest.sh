@@ -25,6 +25,7 @@ Guest environment:
   BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
   BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
   BBR_A_KERNEL  6.1 / 6.12
+  BBR_A_SAMPLER testbed/sampler.c, built static (the testbed's sock_diag/rtnetlink sampler)
 COMMAND's output streams to stdout; the kernel console goes to HOSTDIR/console.log and the
 final dmesg to HOSTDIR/dmesg.txt.
 
@@ -107,13 +108,17 @@ if [[ -z $ko ]]; then
 		{ cat "$tmp/build.log" >&2; die "building tcp_bbr_a.ko for $kver failed"; }
 fi
 base=$(base_initramfs "$kdir" "$tmp")
+sampler=$(build_helper "$REPO/testbed/sampler.c" sampler) || exit
 
 # Per-run cpio: the project tree, the module, the command and its environment.
 run=$tmp/run
 copy_tree "$run/bbr_a/src" || die "cannot copy the project tree into the guest's initramfs"
 cp "$ko" "$run/bbr_a/tcp_bbr_a.ko"
+# the testbed's netlink sampler (testbed/lib/record.sh): one process instead of an ss and a tc
+# per sample, each exec costing ~40..100 ms of emulated time
+cp "$sampler" "$run/bbr_a/sampler"
 printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
-printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\n' \
+printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\nBBR_A_SAMPLER=/bbr_a/sampler\n' \
 	"$series" "$seed" >"$run/bbr_a/env"
 (cd "$run" && find . -mindepth 1 -printf '%P\n' | cpio -o -H newc -R 0:0 --quiet) >"$tmp/run.cpio"
 cat "$base" "$tmp/run.cpio" >"$tmp/initrd.cpio"

@@ -23,6 +23,21 @@ need() {
 	done
 }
 
+# build_helper SOURCE NAME: a static binary of one C file (a guest gets it without the host's
+# libraries), cached by the file's contents and the compiler; prints its path.
+build_helper() {
+	local dir
+	need gcc
+	dir=$CACHE/tools/$({ gcc --version | sed -n 1p; cat "$1"; } | sha256sum | cut -c1-12)
+	if [[ ! -x $dir/$2 ]]; then
+		mkdir -p "$dir"
+		gcc -static -O2 -Wall -o "$dir/$2.tmp.$$" "$1" ||
+			die "cannot build the static helper $2 from $1 (libc6-dev with libc.a needed)"
+		mv "$dir/$2.tmp.$$" "$dir/$2"
+	fi
+	echo "$dir/$2"
+}
+
 # check_series SERIES : only the QEMU kernel series are handled by these scripts.
 check_series() {
 	case "${1:-}" in

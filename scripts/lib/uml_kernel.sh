@@ -79,21 +79,6 @@ build_kernel() {
 	echo "$kdir"
 }
 
-# build_helper SOURCE NAME: a static binary of one C file, cached by the file's hash; prints
-# its path. The guest gets it from the run dir (it needs no libraries of the host's).
-build_helper() {
-	local dir
-	dir=$CACHE/uml/tools-$(hash_of "$1")
-	if [[ ! -x $dir/$2 ]]; then
-		need gcc
-		mkdir -p "$dir"
-		gcc -static -O2 -Wall -o "$dir/$2.tmp.$$" "$1" ||
-			die "cannot build the static helper $2 from $1 (libc6-dev with libc.a needed)"
-		mv "$dir/$2.tmp.$$" "$dir/$2"
-	fi
-	echo "$dir/$2"
-}
-
 # uml_module KDIR: the repository's tcp_bbr_a.ko for the UML kernel in KDIR, built the one way
 # (module_build: cached by content, ARCH=um reaches kbuild through the project's Makefile);
 # prints its path, or nothing when the project has no module source (yet). Exit 123 on failure.

@@ -81,4 +81,6 @@ def test_time_series_and_table(result):
         q_rows = (d / "queue.csv").read_text().splitlines()
         assert len(ss_rows) > 50 and len(q_rows) > 50  # 100 ms samples over ~10 s
         assert (d / "run.env").read_text().count("backend=qemu") == 1
+        # the guest runner ships testbed/sampler.c: one sampler, no ss/tc process per sample
+        assert "sampler=netlink" in (d / "params.env").read_text().splitlines()
     assert "jain" in p.stdout and "bbr_a" in p.stdout
