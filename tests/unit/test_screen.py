@@ -24,11 +24,11 @@ def test_mean_ci95():
     assert analyze.mean_ci95([]) == (None, None)
 
 
-def source_hashes():
-    """(module, testbed) source hashes, as screen.sh keys its jobs."""
-    out = subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
-                          f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO} && "
-                          f"testbed_source_hash {REPO}"],
+def source_hashes(root=REPO):
+    """(module, testbed) source hashes of the tree at root, as screen.sh keys its jobs."""
+    out = subprocess.run(["bash", "-c", f"source {root}/scripts/lib/common.sh; source "
+                          f"{root}/scripts/lib/module.sh; module_source_hash {root} && "
+                          f"testbed_source_hash {root}"],
                          capture_output=True, text=True, check=True).stdout.split()
     assert len(out) == 2 and all(len(h) == 12 for h in out), out
     return tuple(out)

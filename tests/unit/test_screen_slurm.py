@@ -6,9 +6,13 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_screen  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -94,10 +98,7 @@ def screen(tree, tmp_path, out, *extra, fail_seed=None, path=None, sbatch_fail=F
 
 def source_hashes(root):
     """module=... testbed=..., the end of each job.key."""
-    mod, tb = subprocess.run(["bash", "-c", f"source {root}/scripts/lib/common.sh; source "
-                              f"{root}/scripts/lib/module.sh; module_source_hash {root} && "
-                              f"testbed_source_hash {root}"],
-                             capture_output=True, text=True, check=True).stdout.split()
+    mod, tb = test_screen.source_hashes(root)
     return f"module={mod} testbed={tb}"
 
 
