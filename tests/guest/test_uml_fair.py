@@ -4,6 +4,7 @@ Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/u
 """
 import csv
 import json
+import statistics
 import subprocess
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
     """10 ms vs 100 ms at 5 BDP: the 100 ms flow's cap, BDP + Qa x bw + alpha, is below
     Pup x BDP whenever phi is small, so a phase 0 that waited for Pup x BDP of inflight
     never ended (4+ s in the traces of 0.2.0, no drain phase meanwhile). The phase must
-    end within a few of the flow's rounds.
+    end within a few of the flow's rounds (median RTT sample, queueing included).
 
     Regression test for bbr_a_fair_probe_capped(): without it, this run keeps the 100 ms
     flow in phase 0 for seconds.
@@ -53,7 +54,11 @@ def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
     with open(out / "bbr_a_fair" / "run1" / "trace.csv") as f:
         rows = list(csv.DictReader(f))
     assert {r["flow"] for r in rows if r["mode"] == "2"} == {"1", "2"}, "no PROBE_BW events"
-    rtt_s = {r["flow"]: float(r["rtt_ms"]) / 1000 for r in rows}
+    # A round is the RTT the flow sees, queue included: the 10 ms flow's is ~30 ms here, and
+    # its phase 0 ran 0.054 s in one tree and 0.105 s in another (a bound of 5 base RTTs +
+    # 50 ms failed on the second). The regression was seconds, for the 100 ms flow.
+    rtt_s = {f: statistics.median(int(r["rtt_us"]) for r in rows if r["flow"] == f) / 1e6
+             for f in {r["flow"] for r in rows}}
     longest = longest_phase0(rows)
     too_long = {f: round(t, 3) for f, t in longest.items() if t > 5 * rtt_s[f] + 0.05}
     assert not too_long, f"phase 0 lasted (s) {too_long}; all flows' longest: {longest}"
