@@ -21,7 +21,7 @@ Boots the newest Debian 6.1 or 6.12 kernel (fetched once into the cache) in QEMU
 a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
 COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
 Guest environment:
-  BBR_A_SRC     copy of the project tree as on disk, less .git, results/ and build products
+  BBR_A_SRC     copy of the project tree as on disk, less .git, docs/, results/ and build products
   BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
   BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
   BBR_A_KERNEL  6.1 / 6.12

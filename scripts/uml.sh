@@ -19,8 +19,8 @@ usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers;
                           [--seed N] [--mem MB] [--smp 1] [--ko FILE] -- COMMAND [ARGS...]
 
 run boots UML (root = the host's / over hostfs, read-only; /run /tmp /var/tmp /root /dev/shm
-are tmpfs) and runs COMMAND with /bin/sh -c semantics. In the guest: BBR_A_SRC (copy of the
-project tree as on disk, less .git, results/ and build products), BBR_A_KO
+are tmpfs) and runs COMMAND with /bin/sh -c semantics. In the guest: BBR_A_SRC (the project
+tree as on disk, less .git, docs/, results/ and build products; read-only), BBR_A_KO
 (tcp_bbr_a.ko, not loaded), BBR_A_OUT (copied back to HOSTDIR), BBR_A_KERNEL=uml,
 BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is always on (--virtual-time is implied). Default seed 1.
 --ko FILE: use this tcp_bbr_a.ko (built for UML) instead of building the repository's.

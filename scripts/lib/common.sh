@@ -61,9 +61,10 @@ lock_file() {
 }
 unlock() { exec {_lockfd}>&-; }
 
-# What copy_tree leaves out: VCS data, experiment results, Python caches and build products.
-# tar patterns: './NAME' is NAME at the top of the tree only, a bare pattern matches anywhere.
-TREE_EXCLUDES=(.git ./results ./tests/unit/build __pycache__ .pytest_cache '*.pyc'
+# What copy_tree leaves out: VCS data, documentation and experiment results (docs/ holds the
+# reproduction's raw runs, hundreds of MB), Python caches and build products. tar patterns:
+# './NAME' is NAME at the top of the tree only, a bare pattern matches anywhere.
+TREE_EXCLUDES=(.git ./docs ./results ./tests/unit/build __pycache__ .pytest_cache '*.pyc'
 	'*.ko' '*.o' '*.mod' '*.mod.c' '.*.cmd' '.*.d' Module.symvers modules.order .tmp_versions)
 
 # copy_tree DEST: the project tree as it is on disk (uncommitted changes included, every

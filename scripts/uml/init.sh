@@ -55,9 +55,13 @@ printf '#!/bin/sh\nexec %s -d /run/bbr_a/modroot "$@"\n' "$(command -v modprobe)
 chmod 755 /run/bbr_a/bin/modprobe
 PATH=/run/bbr_a/bin:$PATH
 
-# Fixed guest paths for everything the command sees, so outputs do not depend on host paths
-mkdir -p /run/bbr_a/out
-cp -R "$H/src" /run/bbr_a/src || fail "copy the project tree"
+# Fixed guest paths for everything the command sees, so outputs do not depend on host paths.
+# The project tree is bind-mounted read-only, not copied: a copy into tmpfs made the guest's
+# memory, and with it the run, depend on the size of every file in the tree (a 1 MB file in
+# docs/ changed a 15 s run's traces). Now a run depends only on the files it reads.
+mkdir -p /run/bbr_a/out /run/bbr_a/src
+mount --bind "$H/src" /run/bbr_a/src || fail "bind-mount the project tree"
+mount -o remount,bind,ro /run/bbr_a/src || fail "make the project tree read-only"
 BBR_A_KO=
 if [ "$BBR_A_HAVE_KO" = 1 ]; then
 	cp "$H/tcp_bbr_a.ko" /run/bbr_a/tcp_bbr_a.ko || fail "copy tcp_bbr_a.ko"
@@ -68,7 +72,7 @@ ip link set lo up 2>/dev/null
 
 export BBR_A_SRC=/run/bbr_a/src BBR_A_KO BBR_A_OUT=/run/bbr_a/out BBR_A_KERNEL=uml BBR_A_SEED \
 	BBR_A_SAMPLER=/run/bbr_a/sampler
-export HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb
+export HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb PYTHONDONTWRITEBYTECODE=1
 cd "$BBR_A_SRC" || fail "cd $BBR_A_SRC"
 /bin/sh -c "$BBR_A_CMD" </dev/null >/dev/tty1 2>/dev/tty2
 status=$?

@@ -4,6 +4,7 @@ Host-side integration test (needs ~2 GB of disk and, when the UML kernel is not
 cached yet, ~10 minutes to build it). Selected with `-m uml`; deselect with `-m "not uml"`.
 """
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -64,6 +65,31 @@ def test_same_seed_identical_other_seed_different(uml_kernel, tmp_path):
     assert a == b, "same seed gave different outputs: " + ", ".join(
         n for n in a if a[n] != b[n])
     assert a != c, "seeds 1 and 2 gave byte-identical outputs"
+
+
+def test_run_does_not_depend_on_files_it_does_not_read(uml_kernel, tmp_path):
+    """A run's bytes depend on the seed, the command and the files it reads, not on the rest
+    of the tree. The guest used to copy the whole tree into its tmpfs, so any file anywhere
+    (a 1 MB file in docs/) changed its free memory and with it the flows: a 15 s testbed run
+    gave other traces in a fresh clone than in a working tree with raw results in it. Now the
+    tree is bind-mounted read-only.
+    """
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO, tree, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", "docs", "results", "build", "__pycache__", ".pytest_cache", "*.pyc", "*.ko",
+        "*.o"))
+    cmd = ["sh", SCENARIO, "-t", str(SIM_SECONDS), "-d", "10,30", "-c", "bbr,cubic"]
+    outs = []
+    for name in ("plain", "with-file"):
+        if name == "with-file":
+            (tree / "plots" / "unrelated.bin").write_bytes(bytes(2 << 20))
+        out = tmp_path / name
+        p = subprocess.run([str(tree / "scripts" / "uml.sh"), "run", "--seed", "3", "--timeout",
+                            "600", "--out", str(out), "--", *cmd], capture_output=True, text=True)
+        assert p.returncode == 0, f"{name}: guest run failed ({p.returncode}):\n{p.stderr}"
+        outs.append({f.name: f.read_bytes() for f in sorted(out.iterdir())})
+    assert outs[0] == outs[1], "an unread file changed the run: " + ", ".join(
+        n for n in outs[0] if outs[0][n] != outs[1].get(n))
 
 
 def tcp_trace(data):
