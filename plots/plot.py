@@ -22,6 +22,9 @@
         fig4.png (utilisation vs random loss) or fig8.png (retransmission rate vs number of
         flows) from a testbed/reproduce.sh screen.csv, one panel per buffer, with 95 % CIs
         and the paper's values.
+    plot.py --table METRIC CSV [CSV...]
+        A markdown table of a screen.csv (analyze.py --screen-csv): a row per scenario, a
+        column per configuration, the metric's mean +- 95 % CI half-width (docs' tables).
     plot.py --fig5 DIR [--outdir OUT]
         fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
         algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
@@ -391,6 +394,42 @@ def fig_plot(csv_path, fig, outdir=None):
     return save_png(f, csv_path, outdir, f"{fig}.png")
 
 
+TABLE_CCS = ["bbr", "bbq", "da_bbr", "bbr_a", "bbr_a_fair", "cubic"]
+
+
+def scenario_order(name):
+    """Sort key of a screen scenario name: its numbers, last first (l6-b1 before l0-b5)."""
+    return tuple(float(x) for x in reversed(re.findall(r"[0-9]+(?:\.[0-9]+)?", name)))
+
+
+def table(csv_path, metric, digits=3):
+    """A markdown table of a screen.csv: a row per scenario, a column per configuration,
+    "mean +- 95 % CI half-width", and the number of seeds where a cell has other than the
+    most common count."""
+    rows = read_csv(csv_path)
+    if not rows or metric not in rows[0]:
+        raise analyze.AnalysisError(f"{csv_path}: no column {metric!r}")
+    configs = sorted({r["config"] for r in rows},
+                     key=lambda c: (TABLE_CCS.index(c) if c in TABLE_CCS else len(TABLE_CCS), c))
+    cell = {(r["scenario"], r["config"]): r for r in rows}
+    runs = [r["runs"] for r in rows]
+    usual = max(set(runs), key=runs.count)
+    out = [f"| scenario | {' | '.join(configs)} |", "|---|" + "---|" * len(configs)]
+    for sc in sorted({r["scenario"] for r in rows}, key=scenario_order):
+        cells = []
+        for c in configs:
+            r = cell.get((sc, c))
+            y = num(r[metric]) if r else None
+            if y is None:
+                cells.append("-")
+                continue
+            ci = num(r.get(metric + "_ci95"))
+            txt = f"{y:.{digits}f}" + (f" +- {ci:.{digits}f}" if ci is not None else "")
+            cells.append(txt + ("" if r["runs"] == usual else f" ({r['runs']} seeds)"))
+        out.append(f"| {sc} | {' | '.join(cells)} |")
+    return "\n".join(out)
+
+
 def compare(out_dir, outdir=None):
     """comparison.png for an rtt_fairness.sh results directory; returns its path."""
     path = os.path.join(out_dir, "summary.json")
@@ -541,6 +580,9 @@ def command(a):
     elif a.fig5:
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
+    elif a.table:
+        for p in a.paths:
+            print(table(p, a.table))
     else:
         for top in a.paths:
             runs = analyze.find_runs(top)
@@ -563,6 +605,9 @@ def main(argv=None):
                     help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
     ap.add_argument("--fig5", action="store_true",
                     help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
+    ap.add_argument("--table", metavar="METRIC",
+                    help="print a markdown table of a screen.csv column (jain, utilization, "
+                         "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return analyze.cli_errors("plot.py", command, ap.parse_args(argv))
 

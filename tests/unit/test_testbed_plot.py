@@ -183,3 +183,22 @@ def test_fig4_fig8_from_screen_csv(tmp_path, fig, scen, metric, want):
     with pytest.raises(plot.analyze.AnalysisError):
         other = "fig8" if fig == "fig4" else "fig4"
         plot.fig_plot(str(path), other, str(tmp_path))
+
+
+def test_table_rows_in_grid_order_columns_in_cc_order(tmp_path):
+    path = tmp_path / "screen.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["config", "scenario", "cc", "runs", "jain", "jain_ci95"])
+        w.writerow(["bbr_a", "l6-b1", "bbr_a", 5, 0.7, 0.01])
+        w.writerow(["bbr", "l0-b5", "bbr", 5, 0.61234, 0.002])
+        w.writerow(["bbr", "l6-b1", "bbr", 3, 0.6, 0.05])
+        w.writerow(["bbr", "l0-b1", "bbr", 5, 0.62, ""])
+    lines = plot.table(str(path), "jain").splitlines()
+    assert lines[0] == "| scenario | bbr | bbr_a |"
+    assert [ln.split(" | ")[0] for ln in lines[2:]] == ["| l0-b1", "| l6-b1", "| l0-b5"]
+    assert lines[2] == "| l0-b1 | 0.620 | - |"
+    assert lines[3] == "| l6-b1 | 0.600 +- 0.050 (3 seeds) | 0.700 +- 0.010 |"
+    assert lines[4] == "| l0-b5 | 0.612 +- 0.002 | - |"
+    with pytest.raises(plot.analyze.AnalysisError):
+        plot.table(str(path), "no_such_metric")
