@@ -56,9 +56,10 @@ chmod 755 /run/bbr_a/bin/modprobe
 PATH=/run/bbr_a/bin:$PATH
 
 # Fixed guest paths for everything the command sees, so outputs do not depend on host paths.
-# The project tree is bind-mounted read-only, not copied: a copy into tmpfs made the guest's
-# memory, and with it the run, depend on the size of every file in the tree (a 1 MB file in
-# docs/ changed a 15 s run's traces). Now a run depends only on the files it reads.
+# The project tree is bind-mounted read-only, not copied: each file copied into tmpfs drew
+# from the guest's RNG (its inode generation), so every file in the tree moved the random
+# stream and the run (a 1 MB file in docs/ changed a 15 s run's traces). Now a run depends
+# only on the files it reads.
 mkdir -p /run/bbr_a/out /run/bbr_a/src
 mount --bind "$H/src" /run/bbr_a/src || fail "bind-mount the project tree"
 mount -o remount,bind,ro /run/bbr_a/src || fail "make the project tree read-only"
