@@ -71,9 +71,8 @@ def test_run_does_not_depend_on_files_it_does_not_read(uml_kernel, tmp_path):
     """A run's bytes depend on the seed, the command and the files it reads, not on the rest
     of the tree. The guest used to copy the whole tree into its tmpfs, where each file drew
     from the guest's RNG, so any file anywhere (a 1 MB file in docs/) moved the random stream
-    and with it the flows: a 15 s testbed run
-    gave other traces in a fresh clone than in a working tree with raw results in it. Now the
-    tree is bind-mounted read-only.
+    and with it the flows: a 15 s testbed run gave other traces in a fresh clone than in a
+    working tree with raw results in it. Now the tree is bind-mounted read-only.
     """
     tree = tmp_path / "tree"
     shutil.copytree(REPO, tree, symlinks=True, ignore=shutil.ignore_patterns(
