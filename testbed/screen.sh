@@ -72,7 +72,7 @@ run_job() {
 	mkdir -p "$(dirname "$dir")"
 	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1 &&
 		key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key" && return
-	log "$key FAILED (see $dir.log)"
+	log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
 	return 1
 }
 
@@ -203,6 +203,12 @@ else
 	}
 	for j in "${todo[@]}"; do
 		while ((running >= JOBS)); do reap; done
+		# Two failures and no success yet: the setup, not the jobs (a missing package, no
+		# kernel sources); running the rest would only fail them all the same way.
+		if ((failed >= 2 && failed == finished)); then
+			while ((running > 0)); do reap; done
+			((failed < finished)) || die "the first $failed jobs failed and none succeeded: no more started (the cause is in the lines above; fix it and run the same command again, which does only what is missing)"
+		fi
 		# shellcheck disable=SC2086
 		run_job $j &
 		pids+=($!) running=$((running + 1))

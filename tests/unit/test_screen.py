@@ -145,3 +145,56 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
 def test_screen_bad_usage(args, msg):
     p = subprocess.run([str(SCREEN), *args], capture_output=True, text=True)
     assert p.returncode == 2 and msg in p.stderr
+
+
+def stub_tree(root, runner):
+    """A copy of what screen.sh needs, with testbed/rtt_fairness.sh replaced by RUNNER (a
+    shell script body; --dry-run, screen.sh's option check, always passes)."""
+    for rel in ("testbed/screen.sh", "testbed/analyze.py", "testbed/lib/slurm.sh",
+                "scripts/lib/common.sh", "scripts/lib/module.sh", "Makefile", "Kbuild"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes((REPO / rel).read_bytes())
+    (root / "testbed/screen.sh").chmod(0o755)
+    for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
+                "testbed/sampler.c", "testbed/lib/flows.sh", "testbed/lib/module.sh",
+                "testbed/lib/options.sh", "testbed/lib/record.sh", "testbed/lib/traffic.sh"):
+        (root / rel).touch()  # hashed into the job keys
+    run = root / "testbed/rtt_fairness.sh"
+    run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)
+    run.chmod(0o755)
+    return root / "testbed/screen.sh"
+
+
+def test_screen_stops_when_its_first_jobs_all_fail(tmp_path):
+    """A screen whose first jobs fail for want of a setup step (here: kernel sources) stops
+    after two, naming the cause, instead of failing every job the same way."""
+    screen = stub_tree(tmp_path / "tree", "echo 'uml.sh: error: linux-source missing' >&2\n"
+                       "exit 1\n")
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text("base bbr\n")
+    out = tmp_path / "out"
+    p = subprocess.run([str(screen), "--configs", str(cfg), "--out", str(out), "--scenarios",
+                        "b5:10+50:5", "--seeds", "1,2,3,4,5,6,7,8", "--jobs", "2"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert "FAILED: uml.sh: error: linux-source missing" in p.stderr, p.stderr
+    assert "jobs failed and none succeeded: no more started" in p.stderr, p.stderr
+    # two failed, and at most one more (started as the first was reaped) of the 8
+    assert 2 <= len(list((out / "base/b5").glob("seed*.log"))) <= 3
+
+
+def test_screen_runs_on_after_a_failure_once_a_job_succeeded(tmp_path):
+    """Failures after a success are the jobs' own: every job runs, the screen then fails."""
+    fake_job(tmp_path, "x", "b5", 1, 0.9)  # what the seed 1 run leaves
+    ok = tmp_path / "x/b5/seed1/summary.json"
+    screen = stub_tree(tmp_path / "tree", f'case "$*" in *"--seed 1 "*) for d; do :; done; '
+                       f'mkdir -p "$d" && cp {ok} "$d/" && exit 0 ;; esac\n'
+                       "echo 'rtt_fairness.sh: error: run failed' >&2\nexit 1\n")
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text("base bbr\n")
+    out = tmp_path / "out"
+    p = subprocess.run([str(screen), "--configs", str(cfg), "--out", str(out), "--scenarios",
+                        "b5:10+50:5", "--seeds", "1,2,3,4,5", "--jobs", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "4 job(s) failed" in p.stderr, p.stderr
+    assert len(list((out / "base/b5").glob("seed*.log"))) == 5
