@@ -188,9 +188,15 @@ def timeseries(run_dir, outdir=None):
     fig.suptitle(timeseries_title(res), fontsize=9)
     fig.tight_layout()
     path = timeseries_path(run_dir, outdir)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # "tight": legends under the axes too
     plt.close(fig)
     return path
+
+
+def legend_below(ax):
+    """The legend under the axes, where it hides no data (these panels' curves span the
+    whole plot area)."""
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
 
 
 SWEEPS = {
@@ -315,7 +321,7 @@ def draw_screen_axis(ax, pts, axis, paper, cc_of):
     ax.set_ylim(0.45, 1.02)
     ax.set_ylabel("Jain's index (mean, 95 % CI)")
     ax.grid(True, alpha=0.3, which="both")
-    ax.legend(fontsize=7)
+    legend_below(ax)
 
 
 def screen_grid(csv_path, outdir=None):
@@ -390,7 +396,7 @@ def fig_plot(csv_path, fig, outdir=None):
         if fig == "fig8":
             ax.set_xscale("log")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        legend_below(ax)
     return save_png(f, csv_path, outdir, f"{fig}.png")
 
 

@@ -107,6 +107,20 @@ def test_screen_grid_png(tmp_path):
     assert (tmp_path / "screen_grid.png").stat().st_size > 10_000
 
 
+
+def test_screen_grid_legend_hides_no_data():
+    """The legend sits under the panel, not on the curves (fig6's legend once covered bbr's
+    fall from 0.5 to 1 BDP)."""
+    pts = {"bbr": {"buffer": [(0.1, 1.0, 0), (1, 0.63, 0), (100, 0.63, 0)], "ratio": []},
+           "cubic": {"buffer": [(0.1, 0.68, 0), (100, 0.78, 0)], "ratio": []}}
+    fig, ax = plot.plt.subplots()
+    plot.draw_screen_axis(ax, pts, "buffer", plot.PAPER_BUFFER, {"bbr": "bbr", "cubic": "cubic"})
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    assert ax.get_legend().get_window_extent(r).y1 <= ax.get_window_extent(r).y0
+    plot.plt.close(fig)
+
+
 def test_fig5_panels_from_a_screen(tmp_path):
     # a reproduce.sh fig5 screen in miniature: DIR/<cc>/<scenario>/seed<N>/ with the job's
     # rtt_fairness.sh output (a recorded run, analysed); bbr and bbr_a at both buffers
