@@ -39,6 +39,7 @@ Definitions (also written into summary.json):
                      the measured interval; per flow also mean(ss srtt - base RTT).
 """
 import argparse
+import collections
 import csv
 import glob
 import json
@@ -1095,6 +1096,13 @@ def screen_command(a):
     if not rows:
         raise AnalysisError(f"{a.screen}: no finished screen jobs "
                             "(<config>/<scenario>/seed<N>/summary.json)")
+    # a job's key names its sources, not the kernel it ran on: a screen resumed after the
+    # kernel moved (a new linux-source-6.1) mixes kernels, which its reader must be told
+    kernels = collections.Counter(r[SCREEN_RUN_COLS.index("kernel")] for r in rows)
+    if len(kernels) > 1:
+        print(f"analyze.py: warning: {a.screen}: its runs were made on {len(kernels)} kernels ("
+              + ", ".join(f"{k}: {n}" for k, n in sorted(kernels.items(), key=str))
+              + "); the statistics mix them", file=sys.stderr)
     table = screen_table(rows)
     if a.screen_csv:
         _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])

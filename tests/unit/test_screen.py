@@ -198,3 +198,16 @@ def test_screen_runs_on_after_a_failure_once_a_job_succeeded(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "4 job(s) failed" in p.stderr, p.stderr
     assert len(list((out / "base/b5").glob("seed*.log"))) == 5
+
+
+def test_screen_warns_when_its_runs_mix_kernels(tmp_path, capsys):
+    """Job keys hash the sources, not the kernel: a screen resumed on another linux-source
+    must say that it mixes kernels."""
+    fake_job(tmp_path, "a", "b5", 1, 0.8)
+    fake_job(tmp_path, "a", "b5", 2, 0.9)
+    assert analyze.main(["--screen", str(tmp_path)]) == 0
+    assert "kernels" not in capsys.readouterr().err
+    p = tmp_path / "a/b5/seed2/summary.json"
+    p.write_text(p.read_text().replace("6.1.192", "6.1.199"))
+    assert analyze.main(["--screen", str(tmp_path)]) == 0
+    assert "made on 2 kernels (6.1.192: 1, 6.1.199: 1)" in capsys.readouterr().err
