@@ -25,6 +25,7 @@ JOB = "docs/results/reproduce/fig7/bbr/r20/seed3"
     (f"{JOB}.stale/summary.json", True),
     ("docs/results/reproduce/fig7/.screen.lock", True),
     ("docs/results/reproduce/fig7/slurm/jobs.txt", True),
+    ("docs/results/reproduce/configs.txt", True),
     ("results/rtt_fairness-1/summary.json", True),
 ])
 def test_reproduction_keeps_summaries_and_keys_only(path, ignored):
