@@ -342,6 +342,8 @@ def screen_grid(csv_path, outdir=None):
     return save_png(fig, csv_path, outdir, "screen_grid.png")
 
 
+# TCP payload per 1514-byte frame: the utilisation of a link that is never idle
+PAYLOAD_SHARE = 1448 / 1514
 # Figs. 4 and 8 of the paper, as its text gives them: (x, value) per algorithm and buffer.
 PAPER_FIG4 = {("bbr_a", 1): [(0, 0.956)], ("bbr_a", 5): [(0, 0.962), (6, 0.90)]}
 PAPER_FIG8 = {("bbr", 0.1): [(1, 0.028), (100, 0.149)], ("bbq", 0.1): [(1, 0.0152), (100, 0.0601)],
@@ -390,6 +392,10 @@ def fig_plot(csv_path, fig, outdir=None):
             if b == bdp:
                 ax.plot([v[0] for v in vals], [v[1] for v in vals], ls="none", marker="s",
                         mfc="none", color=CC_COLORS.get(cc), label=f"paper {cc}")
+        if fig == "fig4":  # loss is after the bottleneck: a lost packet used its slot
+            xs = sorted({x for (_, b), v in pts.items() if b == bdp for x, _, _ in v})
+            ax.plot(xs, [PAYLOAD_SHARE * (1 - x / 100) for x in xs], ls=":", color="grey",
+                    label="ceiling: 1448/1514 x (1 - loss)")
         ax.set_title(f"{fig}: buffer {bdp:g} BDP", fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
