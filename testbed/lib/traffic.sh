@@ -57,7 +57,11 @@ start_clients() {
 				set -- $TCPFLOW bulk --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
 					--interval "$INTERVAL" --streams "$n"
 			fi
-			exec "$TB_IP" netns exec "$(tb_ns "s$class")" timeout $((run_s + 60)) "$@" \
+			# After its run_s a client waits for its flows' send buffers to drain: with many
+			# flows in a shallow buffer that tail is minutes of RTO backoff (100 flows of
+			# bbr at 0.1 BDP: 205 s after a 20 s run, 274 s after 200 s). Ten times TCP's
+			# longest RTO; in a time-travel guest the wait costs no wall time.
+			exec "$TB_IP" netns exec "$(tb_ns "s$class")" timeout $((run_s + 1200)) "$@" \
 				> "$SCRATCH/flow$group.json" 2> "$SCRATCH/flow$group.err"
 		) &
 		CLIENT_PIDS="$CLIENT_PIDS $!"
@@ -72,6 +76,7 @@ wait_clients() {
 		read -r group _ <&3
 		if wait "$pid"; then rc=0; else rc=$?; FAILED=$((FAILED + 1)); fi
 		param "flow_rc_$group" "$rc"
+		[ "$rc" != 124 ] || log "$CLIENT client $group: still running 1200 s after its run's end: killed"
 		[ "$rc" = 0 ] || log "$CLIENT client $group: exit status $rc ($(head -c 300 "$SCRATCH/flow$group.err"))"
 	done
 	exec 3<&-
