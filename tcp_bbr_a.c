@@ -266,6 +266,9 @@ BBR_A_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_A_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	    "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
+BBR_A_PARAM(fair_gains, 0, 0, 2,
+	    "bbr_a_fair: EXPERIMENT probe gains: 0 Pup/Pdown of rtt/rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt)/(rtt_max - min_rtt)");
+
 /* bbq and da_bbr: see their sections. */
 BBR_A_PARAM(bbq_alpha_us, 3000, 0, 1000000,
 	    "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
@@ -747,7 +750,7 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_a *bbr = inet_csk_ca(sk);
 	bool fair = bbr_a_is_fair(bbr);
-	u32 rtt_us, level, thresh;
+	u32 rtt_us, rtt_max, level, thresh;
 	bool queued, lossy;
 
 	if (bbr->cycle_idx > 1 || !bbr->a.rtt_max_us ||
@@ -759,13 +762,24 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	/* phi's numerator: this ACK's RTT, or srtt if it carries none. */
 	rtt_us = rs->rtt_us >= 0 ? (u32)rs->rtt_us : tp->srtt_us >> 3;
 	bbr_a_queue_test(sk, rs, rtt_us, &level, &thresh);
+	rtt_max = bbr->a.rtt_max_us;
+	if (fair && bbr_a_param_val(fair_gains) == 2) {
+		u32 base = min(bbr->min_rtt_us, rtt_max);
+
+		rtt_us = max(rtt_us, base) - base;
+		rtt_max -= base;
+		if (!rtt_max)
+			rtt_max = 1;
+	}
 
 	if (bbr->cycle_idx == 0) {
 		if (level < thresh ||
 		    !(fair ? bbr_a_param_val(fair_probe_hold) :
 			     bbr_a_param_val(probe_up_hold))) {
 			bbr->gain_why = BBR_A_WHY_PROBE;
-			return bbr_a_gain_up(rtt_us, bbr->a.rtt_max_us);
+			if (fair && bbr_a_param_val(fair_gains) == 1)
+				return BBR_A_BBR1_GAIN_UP;
+			return bbr_a_gain_up(rtt_us, rtt_max);
 		}
 		bbr->gain_why = BBR_A_WHY_HOLD;
 		return BBR_UNIT;
@@ -776,7 +790,9 @@ static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
 	if (!fair && bbr_a_param_val(probe_down_and) ? queued && lossy :
 						      queued || lossy) {
 		bbr->gain_why = queued ? BBR_A_WHY_DRAIN : BBR_A_WHY_LOSSY;
-		return bbr_a_gain_down(rtt_us, bbr->a.rtt_max_us);
+		if (fair && bbr_a_param_val(fair_gains) == 1)
+			return BBR_A_BBR1_GAIN_DOWN;
+		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
 	bbr->gain_why = BBR_A_WHY_CRUISE;
 	return BBR_UNIT;
