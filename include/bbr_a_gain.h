@@ -73,6 +73,25 @@ static inline u32 bbr_a_gain_down(u32 rtt_us, u32 rtt_max_us)
 	       (u32)bbr_a_div_round(3 * BBR_A_GAIN_UNIT * tmax, 3 * tmax - t);
 }
 
+/*
+ * bbr_a_fair's phi: the queueing delays (rtt - base) / (rtt_max - base), base
+ * the flow's min_rtt, instead of rtt / rtt_max. Flows on one bottleneck see
+ * one queue, so they get one phi and one pair of gains whatever their base
+ * RTTs. Rewrites *rtt and *rtt_max into the pair to give the gain functions
+ * (which clamp rtt to rtt_max): rtt - base (0 below base) and rtt_max - base,
+ * at least 1 us. A flow whose rtt_max is its base (no queue seen since the
+ * window began) thus has phi 0 at its base RTT and 1 above it.
+ */
+static inline void bbr_a_queue_phi(u32 *rtt, u32 *rtt_max, u32 base)
+{
+	if (base > *rtt_max)
+		base = *rtt_max;
+	*rtt = *rtt > base ? *rtt - base : 0;
+	*rtt_max -= base;
+	if (!*rtt_max)
+		*rtt_max = 1;
+}
+
 /* Is lost / (lost + delivered) above thresh_pm per mille? */
 static inline bool bbr_a_loss_rate_high(u32 lost, u32 delivered, u32 thresh_pm)
 {

@@ -10,7 +10,8 @@
  *
  * Prints one line per failure (the first few) and "N passed, N failed".
  * Mutants: -DMUTANT_UP / -DMUTANT_DOWN perturb one function by 2, so the
- * test suite can prove that this checker notices a wrong gain.
+ * test suite can prove that this checker notices a wrong gain; -DMUTANT_QPHI
+ * drops bbr_a_queue_phi's clamp of min_rtt to rtt_max.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -98,6 +99,37 @@ static void check_sweep(uint32_t m, uint64_t steps)
 	}
 }
 
+#ifdef MUTANT_QPHI
+/* bbr_a_queue_phi without its clamp of base to rtt_max */
+static void queue_phi(uint32_t *t, uint32_t *m, uint32_t b)
+{
+	*t = *t > b ? *t - b : 0;
+	*m -= b;
+	if (!*m)
+		*m = 1;
+}
+#else
+#define queue_phi(t, m, b)	bbr_a_queue_phi(t, m, b)
+#endif
+
+/*
+ * bbr_a_fair's phi, (rtt - base) / (rtt_max - base): against the same
+ * arithmetic in 64 bits, for one (rtt, rtt_max, base) triple.
+ */
+static void check_queue_phi(uint32_t t, uint32_t m, uint32_t b)
+{
+	uint64_t bb = b < m ? b : m;
+	uint64_t want_t = t > bb ? t - bb : 0, want_m = m - bb;
+	uint32_t qt = t, qm = m;
+
+	if (!want_m)
+		want_m = 1;
+	queue_phi(&qt, &qm, b);
+	check(qt == want_t && qm == want_m, "queue phi", t, m, qt,
+	      (double)want_t);
+	check(qm >= 1, "queue phi rtt_max >= 1", t, m, qm, 1);
+}
+
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint32_t next_u32(void)
@@ -163,6 +195,19 @@ int main(void)
 		t = next_u32() % (m + 1);
 		check_pair(t, m);
 	}
+
+	/* bbr_a_fair's queueing delays' phi: edge triples and random ones. */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			for (k = 0; k < (int)n; k++)
+				check_queue_phi(edges[i], edges[j], edges[k]);
+	for (k = 0; k < 200000; k++)
+		check_queue_phi(next_u32(), next_u32(), next_u32());
+	/* 10 ms base, 4 ms of a 16 ms queue: phi 1/4 */
+	t = 14000;
+	m = 26000;
+	queue_phi(&t, &m, 10000);
+	check(t == 4000 && m == 16000, "queue phi 1/4", 14000, 26000, t, 4000);
 
 	/* Exact points of the curves (phi = 0, 1/2, 1). */
 	check(gain_up(0, 1000) == 384, "up phi=0", 0, 1000,

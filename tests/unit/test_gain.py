@@ -43,7 +43,7 @@ def test_gains_match_reference(tmp_path):
     assert passed > 1_000_000
 
 
-@pytest.mark.parametrize("mutant", ["MUTANT_UP", "MUTANT_DOWN"])
+@pytest.mark.parametrize("mutant", ["MUTANT_UP", "MUTANT_DOWN", "MUTANT_QPHI"])
 def test_checker_catches_wrong_gain(tmp_path, mutant):
     """A gain off by 2 at a single phi must be reported."""
     proc, _, failed = run(build(tmp_path, f"-D{mutant}", name=mutant))
