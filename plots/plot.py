@@ -22,9 +22,11 @@
         fig4.png (utilisation vs random loss) or fig8.png (retransmission rate vs number of
         flows) from a testbed/reproduce.sh screen.csv, one panel per buffer, with 95 % CIs
         and the paper's values.
-    plot.py --table METRIC CSV [CSV...]
+    plot.py --table METRIC CSV [CSV...] [--join] [--only CONFIGS]
         A markdown table of a screen.csv (analyze.py --screen-csv): a row per scenario, a
         column per configuration, the metric's mean +- 95 % CI half-width (docs' tables).
+        --join: one table of all the files (e.g. one configuration's scenarios from several
+        figures beside another screen's); --only: just these configurations.
     plot.py --fig5 DIR [--outdir OUT]
         fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
         algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
@@ -414,13 +416,30 @@ def scenario_order(name):
     return tuple(float(x) for x in reversed(re.findall(r"[0-9]+(?:\.[0-9]+)?", name)))
 
 
-def table(csv_path, metric, digits=3):
-    """A markdown table of a screen.csv: a row per scenario, a column per configuration,
+def table(csv_paths, metric, digits=3, only=None):
+    """A markdown table of one screen.csv, or of several joined (a path or a list): a row
+    per scenario, a column per configuration (only those named in `only`, if given),
     "mean +- 95 % CI half-width", and the number of seeds where a cell has other than the
-    most common count."""
-    rows = read_csv(csv_path)
-    if not rows or metric not in rows[0]:
-        raise analyze.AnalysisError(f"{csv_path}: no column {metric!r}")
+    most common count. A configuration and scenario in two of the files is an error."""
+    if isinstance(csv_paths, str):
+        csv_paths = [csv_paths]
+    rows, seen = [], {}
+    for path in csv_paths:
+        part = read_csv(path)
+        if not part or metric not in part[0]:
+            raise analyze.AnalysisError(f"{path}: no column {metric!r}")
+        for r in part:
+            if only and r["config"] not in only:
+                continue
+            key = (r["scenario"], r["config"])
+            if key in seen:
+                raise analyze.AnalysisError(f"{key[1]} at {key[0]} is in both {seen[key]} "
+                                            f"and {path}")
+            seen[key] = path
+            rows.append(r)
+    if not rows:
+        raise analyze.AnalysisError(f"no configuration {','.join(only)} in "
+                                    f"{' '.join(csv_paths)}")
     configs = sorted({r["config"] for r in rows},
                      key=lambda c: (TABLE_CCS.index(c) if c in TABLE_CCS else len(TABLE_CCS), c))
     cell = {(r["scenario"], r["config"]): r for r in rows}
@@ -593,8 +612,9 @@ def command(a):
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
     elif a.table:
-        for p in a.paths:
-            print(table(p, a.table))
+        only = a.only.split(",") if a.only else None
+        for p in [a.paths] if a.join else a.paths:
+            print(table(p, a.table, only=only))
     else:
         for top in a.paths:
             runs = analyze.find_runs(top)
@@ -620,6 +640,10 @@ def main(argv=None):
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
+    ap.add_argument("--join", action="store_true",
+                    help="with --table: one table of all the screen.csv files")
+    ap.add_argument("--only", metavar="CONFIGS",
+                    help="with --table: only these configurations (comma separated)")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return analyze.cli_errors("plot.py", command, ap.parse_args(argv))
 

@@ -216,3 +216,24 @@ def test_table_rows_in_grid_order_columns_in_cc_order(tmp_path):
     assert lines[4] == "| l0-b5 | 0.612 +- 0.002 | - |"
     with pytest.raises(plot.analyze.AnalysisError):
         plot.table(str(path), "no_such_metric")
+
+
+def test_table_joins_screens_and_keeps_only_named_configs(tmp_path):
+    cols = ["config", "scenario", "cc", "runs", "jain", "jain_ci95"]
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for path, rows in ((a, [["fair", "b5", "bbr_a_fair", 5, 0.998, 0.001],
+                            ["bbr", "b5", "bbr", 5, 0.63, 0.003]]),
+                       (b, [["fair_q", "b5", "bbr_a_fair", 5, 1.0, 0.0],
+                            ["fair", "l6-b5", "bbr_a_fair", 5, 0.824, 0.058]])):
+        with open(path, "w", newline="") as f:
+            csv.writer(f).writerows([cols] + rows)
+    out = plot.table([str(a), str(b)], "jain", only=["fair", "fair_q"])
+    assert out.splitlines() == ["| scenario | fair | fair_q |", "|---|---|---|",
+                                "| b5 | 0.998 +- 0.001 | 1.000 +- 0.000 |",
+                                "| l6-b5 | 0.824 +- 0.058 | - |"]
+    p = subprocess.run([PY, str(PLOT), "--table", "jain", "--join", str(a), str(a)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "is in both" in p.stderr, p.stderr
+    p = subprocess.run([PY, str(PLOT), "--table", "jain", "--only", "nope", str(a)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "no configuration nope" in p.stderr, p.stderr
