@@ -22,11 +22,12 @@
         fig4.png (utilisation vs random loss) or fig8.png (retransmission rate vs number of
         flows) from a testbed/reproduce.sh screen.csv, one panel per buffer, with 95 % CIs
         and the paper's values.
-    plot.py --table METRIC CSV [CSV...] [--join] [--only CONFIGS]
+    plot.py --table METRIC CSV [CSV...] [--join] [--only CONFIGS] [--common]
         A markdown table of a screen.csv (analyze.py --screen-csv): a row per scenario, a
         column per configuration, the metric's mean +- 95 % CI half-width (docs' tables).
         --join: one table of all the files (e.g. one configuration's scenarios from several
-        figures beside another screen's); --only: just these configurations.
+        figures beside another screen's); --only: just these configurations; --common:
+        just the scenarios every configuration has.
     plot.py --fig5 DIR [--outdir OUT]
         fig5_b0.5.png and fig5_b5.png from a testbed/reproduce.sh fig5 screen: one panel per
         algorithm, seed 1's flows over time, our 50/10 ms throughput ratio (all seeds) and
@@ -416,11 +417,12 @@ def scenario_order(name):
     return tuple(float(x) for x in reversed(re.findall(r"[0-9]+(?:\.[0-9]+)?", name)))
 
 
-def table(csv_paths, metric, digits=3, only=None):
+def table(csv_paths, metric, digits=3, only=None, common=False):
     """A markdown table of one screen.csv, or of several joined (a path or a list): a row
     per scenario, a column per configuration (only those named in `only`, if given),
     "mean +- 95 % CI half-width", and the number of seeds where a cell has other than the
-    most common count. A configuration and scenario in two of the files is an error."""
+    most common count; with `common`, only the scenarios every configuration has. A
+    configuration and scenario in two of the files is an error."""
     if isinstance(csv_paths, str):
         csv_paths = [csv_paths]
     rows, seen = [], {}
@@ -447,6 +449,8 @@ def table(csv_paths, metric, digits=3, only=None):
     usual = max(set(runs), key=runs.count)
     out = [f"| scenario | {' | '.join(configs)} |", "|---|" + "---|" * len(configs)]
     for sc in sorted({r["scenario"] for r in rows}, key=scenario_order):
+        if common and any((sc, c) not in cell for c in configs):
+            continue
         cells = []
         for c in configs:
             r = cell.get((sc, c))
@@ -614,7 +618,7 @@ def command(a):
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
-            print(table(p, a.table, only=only))
+            print(table(p, a.table, only=only, common=a.common))
     else:
         for top in a.paths:
             runs = analyze.find_runs(top)
@@ -644,6 +648,8 @@ def main(argv=None):
                     help="with --table: one table of all the screen.csv files")
     ap.add_argument("--only", metavar="CONFIGS",
                     help="with --table: only these configurations (comma separated)")
+    ap.add_argument("--common", action="store_true",
+                    help="with --table: only the scenarios every configuration has")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return analyze.cli_errors("plot.py", command, ap.parse_args(argv))
 

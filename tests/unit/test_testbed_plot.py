@@ -231,6 +231,8 @@ def test_table_joins_screens_and_keeps_only_named_configs(tmp_path):
     assert out.splitlines() == ["| scenario | fair | fair_q |", "|---|---|---|",
                                 "| b5 | 0.998 +- 0.001 | 1.000 +- 0.000 |",
                                 "| l6-b5 | 0.824 +- 0.058 | - |"]
+    assert plot.table([str(a), str(b)], "jain", only=["fair", "fair_q"],
+                      common=True).splitlines()[2:] == ["| b5 | 0.998 +- 0.001 | 1.000 +- 0.000 |"]
     p = subprocess.run([PY, str(PLOT), "--table", "jain", "--join", str(a), str(a)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "is in both" in p.stderr, p.stderr
