@@ -1,4 +1,5 @@
 """Shared fixtures of the guest tests."""
+import json
 import os
 import shutil
 import subprocess
@@ -36,3 +37,17 @@ def uml_kernel():
     p = subprocess.run([str(UML_SH), "build"], capture_output=True, text=True)
     assert p.returncode == 0, "UML build failed:\n" + p.stderr[-4000:]
     return p.stdout.strip()
+
+
+@pytest.fixture
+def run_testbed(uml_kernel):
+    """testbed/rtt_fairness.sh on UML: run(out, *options) fails the test unless the run
+    succeeds, and returns its summary.json."""
+    def run(out, *options):
+        p = subprocess.run(
+            [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", *options,
+             "--out", str(out)],
+            capture_output=True, text=True, timeout=1800)
+        assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
+        return json.loads((out / "summary.json").read_text())
+    return run

@@ -142,7 +142,7 @@ def run_metrics(r):
     return m
 
 
-def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
+def test_testbed_bbr_a_adaptive0_matches_bbr(run_testbed, tmp_path):
     """The same A/B through the experiment path users run: rtt_fairness.sh, one seed, bbr vs
     bbr_a adaptive=0. Every statistic of summary.json must be equal, and so must every
     iperf3 interval that iperf3's end-of-test exchange (which names the cc) cannot reach.
@@ -152,14 +152,9 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     and iperf3 cookies differed and so did the results.
     """
     out = tmp_path / "ab"
-    p = subprocess.run(
-        [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr,bbr_a",
-         "--module-param", "adaptive=0", "--rtt", "10,50", "--flows-per-rtt", "2",
-         "--rate", "20", "--duration", "6",
-         "--warmup", "2", "--seed", "3", "--out", str(out)],
-        capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
-    summary = json.loads((out / "summary.json").read_text())
+    summary = run_testbed(out, "--cc", "bbr,bbr_a", "--module-param", "adaptive=0",
+                          "--rtt", "10,50", "--flows-per-rtt", "2", "--rate", "20",
+                          "--duration", "6", "--warmup", "2", "--seed", "3")
     by_cc = {r["cc"]: r for r in summary["results"]}
     assert sorted(by_cc) == ["bbr", "bbr_a"]
 
@@ -177,7 +172,7 @@ def test_testbed_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         assert ta[:-2] == tb[:-2], f"flow {i}: iperf3 intervals differ"
 
 
-def test_gain_trace_does_not_change_the_run(uml_kernel, tmp_path):
+def test_gain_trace_does_not_change_the_run(run_testbed, tmp_path):
     """Recording the module's gain trace must not change what it records: a bbr_a run
     (adaptive gains on) with --trace on and with --trace off give the same statistics.
 
@@ -190,14 +185,10 @@ def test_gain_trace_does_not_change_the_run(uml_kernel, tmp_path):
     """
     runs = {}
     for trace in ("on", "off"):
-        out = tmp_path / trace
-        p = subprocess.run(
-            [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr_a",
-             "--rtt", "10,50", "--rate", "20", "--duration", "6", "--warmup", "2", "--seed", "2",
-             "--sample-ms", "0", "--trace", trace, "--out", str(out)],
-            capture_output=True, text=True, timeout=1800)
-        assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
-        runs[trace] = json.loads((out / "summary.json").read_text())["results"][0]
+        runs[trace] = run_testbed(tmp_path / trace, "--cc", "bbr_a", "--rtt", "10,50",
+                                  "--rate", "20", "--duration", "6", "--warmup", "2",
+                                  "--seed", "2", "--sample-ms", "0",
+                                  "--trace", trace)["results"][0]
     on, off = runs["on"], runs["off"]
     assert all(f.get("trace", {}).get("events", 0) > 20 for f in on["flows"]), on["flows"]
     assert not any(f.get("trace") for f in off["flows"]), off["flows"]

@@ -3,14 +3,10 @@
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
-import json
 import statistics
-import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.uml
 
 
@@ -35,7 +31,7 @@ def test_longest_phase0_counts_stretches():
     assert longest_phase0(rows) == {"1": 1.0}
 
 
-def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
+def test_fair_probe_phase_ends_under_the_cwnd_cap(run_testbed, tmp_path):
     """10 ms vs 100 ms at 5 BDP: the 100 ms flow's cap, BDP + Qa x bw + alpha, is below
     Pup x BDP whenever phi is small, so a phase 0 that waited for Pup x BDP of inflight
     never ended (4+ s in the traces of 0.2.0, no drain phase meanwhile). The phase must
@@ -45,12 +41,8 @@ def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
     flow in phase 0 for seconds.
     """
     out = tmp_path / "fair"
-    p = subprocess.run(
-        [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr_a_fair",
-         "--rtt", "10,100", "--buffer-bdp", "5", "--duration", "15", "--warmup", "2",
-         "--sample-ms", "0", "--seed", "1", "--out", str(out)],
-        capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
+    summary = run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,100", "--buffer-bdp", "5",
+                          "--duration", "15", "--warmup", "2", "--sample-ms", "0", "--seed", "1")
     with open(out / "bbr_a_fair" / "run1" / "trace.csv") as f:
         rows = list(csv.DictReader(f))
     assert {r["flow"] for r in rows if r["mode"] == "2"} == {"1", "2"}, "no PROBE_BW events"
@@ -62,11 +54,10 @@ def test_fair_probe_phase_ends_under_the_cwnd_cap(uml_kernel, tmp_path):
     longest = longest_phase0(rows)
     too_long = {f: round(t, 3) for f, t in longest.items() if t > 5 * rtt_s[f] + 0.05}
     assert not too_long, f"phase 0 lasted (s) {too_long}; all flows' longest: {longest}"
-    summary = json.loads((out / "summary.json").read_text())
     assert summary["results"][0]["utilization"] > 0.9, summary["results"][0]
 
 
-def test_fair_under_random_loss(uml_kernel, tmp_path):
+def test_fair_under_random_loss(run_testbed, tmp_path):
     """10 ms vs 50 ms at 1 BDP with 6 % random loss: the caps rarely bind, and with BBR-A's
     phi = rtt / rtt_max (fair_gains=0, 0.3.0) the 50 ms flow, whose phi is always nearer 1,
     probes less and drains more: 64.7 vs 23.7 Mbit/s, Jain 0.82 on this seed (0.82 over
@@ -74,14 +65,9 @@ def test_fair_under_random_loss(uml_kernel, tmp_path):
     the default since 0.4.0) gives both flows one phi: 0.98 here.
 
     Regression test for bbr_a_queue_phi(): with fair_gains=0 this run fails the bound."""
-    out = tmp_path / "loss"
-    p = subprocess.run(
-        [str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml", "--cc", "bbr_a_fair",
-         "--rtt", "10,50", "--buffer-bdp", "1", "--loss", "6", "--duration", "30",
-         "--sample-ms", "0", "--seed", "1", "--out", str(out)],
-        capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
-    r = json.loads((out / "summary.json").read_text())["results"][0]
+    r = run_testbed(tmp_path / "loss", "--cc", "bbr_a_fair", "--rtt", "10,50", "--buffer-bdp",
+                    "1", "--loss", "6", "--duration", "30", "--sample-ms", "0",
+                    "--seed", "1")["results"][0]
     assert "fair_gains=2" in r["params"]["module_params_effective"]
     assert r["jain"] > 0.95, [f["throughput_mbps"] for f in r["flows"]]
     assert r["utilization"] > 0.85, r["utilization"]
