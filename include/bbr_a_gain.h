@@ -22,23 +22,13 @@
  * The loss-rate test of the probe-down phase is here too: the fraction of a
  * round's packets that were lost, and the verdict kept when a round ends.
  *
- * The header is self-contained: in the kernel it uses div64_u64(), in
- * userspace it brings its own fixed-width types.
+ * The header is self-contained: bbr_a_types.h gives it the kernel's types
+ * and division in the kernel and standard C's in userspace.
  */
 #ifndef _BBR_A_GAIN_H
 #define _BBR_A_GAIN_H
 
-#ifdef __KERNEL__
-#include <linux/math64.h>
-#include <linux/types.h>
-#define bbr_a_div_u64(n, d)	div64_u64(n, d)
-#else
-#include <stdbool.h>
-#include <stdint.h>
-typedef uint32_t u32;
-typedef uint64_t u64;
-#define bbr_a_div_u64(n, d)	((n) / (d))
-#endif
+#include "bbr_a_types.h"
 
 #define BBR_A_GAIN_UNIT		256U	/* BBR_UNIT */
 #define BBR_A_BBR1_GAIN_UP	320U	/* BBRv1's 5/4 */

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure arithmetic of the module that the host tests check on their own: the
+ * bandwidth filter, bbr_a_fair's rtt_max window and an overflow-free scaling.
+ *
+ * The bandwidth filter is the windowed running maximum of lib/win_minmax.c
+ * (Kathleen Nichols' algorithm: the best sample, and the best ones of the
+ * last three quarters and the last half of the window, so that the maximum
+ * ages out smoothly), with the same decisions for the same inputs, kept in
+ * 16 bytes instead of 24 plus BBR's 4-byte round counter. Its clock is the
+ * count of packet-timed rounds, and it needs only differences of at most
+ * two windows between the stamps it keeps and now: the stamps and the round
+ * counter are 7 bits, compared modulo 128. The one longer difference, now
+ * against the newest stamp, is only ever compared with the window; it is
+ * checked at each round instead, and once it exceeds the window a flag
+ * remembers that, however many rounds pass before the next sample.
+ */
+#ifndef _BBR_A_MATH_H
+#define _BBR_A_MATH_H
+
+#include "bbr_a_types.h"
+
+#define BBR_A_MAXFILT_MASK	0x7f	/* stamps are rounds modulo 128 */
+
+struct bbr_a_maxfilt {
+	u32	v[3];		/* best, second and third choice */
+	u8	t[3];		/* the round of each, modulo 128 */
+	u8	now:7,		/* the current round, modulo 128 */
+		stale:1;	/* v[2] is older than the window */
+};
+
+/* Rounds from stamp t to now; exact while below 128. */
+static inline u32 bbr_a_maxfilt_age(const struct bbr_a_maxfilt *f, u8 t)
+{
+	return (u32)(f->now - t) & BBR_A_MAXFILT_MASK;
+}
+
+static inline u32 bbr_a_maxfilt_get(const struct bbr_a_maxfilt *f)
+{
+	return f->v[0];
+}
+
+/* Forget everything: v becomes all three choices, taken now. */
+static inline u32 bbr_a_maxfilt_reset(struct bbr_a_maxfilt *f, u32 v)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		f->v[i] = v;
+		f->t[i] = f->now;
+	}
+	f->stale = 0;
+	return v;
+}
+
+/*
+ * A packet-timed round ended: advance the clock, and note when the newest
+ * choice has left a window of win rounds (win < 64).
+ */
+static inline void bbr_a_maxfilt_next_round(struct bbr_a_maxfilt *f, u32 win)
+{
+	f->now = (f->now + 1) & BBR_A_MAXFILT_MASK;
+	if (bbr_a_maxfilt_age(f, f->t[2]) > win)
+		f->stale = 1;
+}
+
+/* Choice i takes the value of choice i + 1, the last one v, now. */
+static inline void bbr_a_maxfilt_shift(struct bbr_a_maxfilt *f, u32 v)
+{
+	f->v[0] = f->v[1];
+	f->t[0] = f->t[1];
+	f->v[1] = f->v[2];
+	f->t[1] = f->t[2];
+	f->v[2] = v;
+	f->t[2] = f->now;
+}
+
+/* A sample v in the current round; returns the windowed maximum. */
+static inline u32 bbr_a_maxfilt_update(struct bbr_a_maxfilt *f, u32 win, u32 v)
+{
+	u32 dt;
+
+	if (v >= f->v[0] || f->stale)
+		return bbr_a_maxfilt_reset(f, v);
+
+	if (v >= f->v[1]) {
+		f->v[1] = v;
+		f->t[1] = f->now;
+		f->v[2] = v;
+		f->t[2] = f->now;
+	} else if (v >= f->v[2]) {
+		f->v[2] = v;
+		f->t[2] = f->now;
+	}
+
+	/*
+	 * Let the choices age: past the window the best one is dropped (twice
+	 * if the second is out of it too); after a quarter (half) of it
+	 * without a new second (third) choice, v becomes it.
+	 */
+	dt = bbr_a_maxfilt_age(f, f->t[0]);
+	if (dt > win) {
+		bbr_a_maxfilt_shift(f, v);
+		if (bbr_a_maxfilt_age(f, f->t[0]) > win)
+			bbr_a_maxfilt_shift(f, v);
+	} else if (f->t[1] == f->t[0] && dt > win / 4) {
+		f->v[1] = v;
+		f->t[1] = f->now;
+		f->v[2] = v;
+		f->t[2] = f->now;
+	} else if (f->t[2] == f->t[1] && dt > win / 2) {
+		f->v[2] = v;
+		f->t[2] = f->now;
+	}
+	return f->v[0];
+}
+
+/*
+ * bbr_a_fair's rtt_max: the largest RTT sample, forgotten gradually. A larger
+ * sample replaces it at once; after a window without one, the part above
+ * base (the flow's min_rtt) halves and a new window starts, so a queue that
+ * is gone fades from phi's denominator within a few windows instead of
+ * vanishing at once (phi would jump to 1 and the probe gains with it).
+ * Returns the new rtt_max; *restart says whether a new window starts now.
+ */
+static inline u32 bbr_a_rtt_max_next(u32 rtt_max, u32 rtt, u32 base,
+				     bool window_over, bool *restart)
+{
+	*restart = false;
+	if (window_over) {
+		if (rtt_max > base)
+			rtt_max = base + (rtt_max - base) / 2;
+		*restart = true;
+	}
+	if (rtt > rtt_max) {
+		rtt_max = rtt;
+		*restart = true;
+	}
+	return rtt_max;
+}
+
+/*
+ * floor(w * mul / div) for mul <= div, div > 0, without the 64-bit product:
+ * w = q * div + r, so w * mul / div = q * mul + r * mul / div, where
+ * q * mul <= w and r * mul < 2^64.
+ */
+static inline u64 bbr_a_scale_down(u64 w, u32 mul, u32 div)
+{
+	u32 r;
+	u64 q = bbr_a_div_u64_rem(w, div, &r);
+
+	return q * mul + bbr_a_div_u64((u64)r * mul, div);
+}
+
+#endif /* _BBR_A_MATH_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fixed-width types and the 64-bit division that the pure arithmetic
+ * headers (bbr_a_gain.h, bbr_a_math.h) use, in the kernel and in userspace,
+ * where the host tests compile those headers on their own.
+ */
+#ifndef _BBR_A_TYPES_H
+#define _BBR_A_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#include <linux/types.h>
+#define bbr_a_div_u64(n, d)	div64_u64(n, d)
+#define bbr_a_div_u64_rem(n, d, r)	div_u64_rem(n, d, r)
+#else
+#include <stdbool.h>
+#include <stdint.h>
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef uint64_t u64;
+#define bbr_a_div_u64(n, d)	((n) / (d))
+static inline u64 bbr_a_div_u64_rem(u64 n, u32 d, u32 *r)
+{
+	*r = (u32)(n % d);
+	return n / d;
+}
+#endif
+
+#endif /* _BBR_A_TYPES_H */

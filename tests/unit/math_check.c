@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drives include/bbr_a_math.h from standard input, for tests/unit/test_math.py,
+ * which compares what it prints with reference models written in Python.
+ *
+ *   maxfilt WIN     then lines "r" (a round ends) or "u V" (a sample V);
+ *                   prints the filter's maximum after each "u"
+ *   rttmax          then lines "RTT_MAX RTT BASE OVER"; prints the new
+ *                   rtt_max and whether a window restarts
+ *   scale           then lines "W MUL DIV"; prints floor(W * MUL / DIV)
+ *
+ * Mutants, so that the tests can show they notice what each fix is for:
+ * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
+ * stale; -DMUTANT_040 computes rtt_max and the scaling as 0.4.0 did (the
+ * sample replaces rtt_max at a window's end; w * mul / div in 64 bits).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bbr_a_math.h"
+
+#ifdef MUTANT_NO_STALE
+#define next_round(f, w)	((f)->now = ((f)->now + 1) & BBR_A_MAXFILT_MASK)
+#else
+#define next_round(f, w)	bbr_a_maxfilt_next_round(f, w)
+#endif
+
+#ifdef MUTANT_040
+static uint32_t rtt_max_next(uint32_t m, uint32_t r, uint32_t b, int over,
+			     bool *restart)
+{
+	(void)b;
+	*restart = over || r > m;
+	return *restart ? r : m;
+}
+
+#define scale_down(w, mul, div)	((w) * (mul) / (div))
+#else
+#define rtt_max_next(m, r, b, over, restart)				\
+	bbr_a_rtt_max_next(m, r, b, over, restart)
+#define scale_down(w, mul, div)	bbr_a_scale_down(w, mul, div)
+#endif
+
+int main(int argc, char **argv)
+{
+	char line[256];
+
+	if (argc >= 3 && !strcmp(argv[1], "maxfilt")) {
+		struct bbr_a_maxfilt f;
+		uint32_t win = (uint32_t)strtoul(argv[2], NULL, 10), v;
+
+		memset(&f, 0, sizeof(f));
+		bbr_a_maxfilt_reset(&f, 0);
+		while (fgets(line, sizeof(line), stdin)) {
+			if (line[0] == 'r')
+				next_round(&f, win);
+			else if (sscanf(line, "u %" SCNu32, &v) == 1)
+				printf("%" PRIu32 "\n", bbr_a_maxfilt_update(&f, win, v));
+		}
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "rttmax")) {
+		uint32_t m, r, b;
+		int over;
+		bool restart;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %d",
+			      &m, &r, &b, &over) == 4) {
+			m = rtt_max_next(m, r, b, over, &restart);
+			printf("%" PRIu32 " %d\n", m, restart);
+		}
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "scale")) {
+		uint64_t w;
+		uint32_t mul, div;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu64 " %" SCNu32 " %" SCNu32,
+			      &w, &mul, &div) == 3)
+			printf("%" PRIu64 "\n", scale_down(w, (uint64_t)mul, div));
+		return 0;
+	}
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale\n");
+	return 2;
+}

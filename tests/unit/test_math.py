@@ -1,0 +1,185 @@
+"""Host tests of include/bbr_a_math.h against reference models written here.
+
+- The bandwidth filter must make the decisions of the kernel's lib/win_minmax.c (modelled
+  below with unbounded round numbers) although it keeps its round stamps in 7 bits: long
+  stretches of rounds without a sample (an app-limited or idle flow) are where a narrow
+  stamp would wrap and keep a stale maximum.
+- bbr_a_fair's rtt_max: a peak fades by half per window and never jumps to the current
+  sample (0.4.0 replaced it with the current sample at each window's end, so phi jumped
+  to about 1 and rtt_max - min_rtt could fall to a microsecond).
+- The overflow-free scaling of DA-BBR's BDP: bw x min_rtt x rtt overflowed 64 bits.
+"""
+import pathlib
+import random
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SRC = pathlib.Path(__file__).with_name("math_check.c")
+CC = shutil.which("gcc") or shutil.which("cc")
+
+pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
+
+FLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic",
+         "-fsanitize=undefined", "-fno-sanitize-recover=all"]
+WIN = 10  # BBR's bw filter window, rounds
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    d = tmp_path_factory.mktemp("math")
+
+    def make(*defines, name="math_check"):
+        exe = d / name
+        if not exe.exists():
+            subprocess.run([CC, *FLAGS, *defines, f"-I{ROOT / 'include'}", str(SRC),
+                            "-o", str(exe)], check=True)
+        return exe
+    return make
+
+
+def run(exe, *args, stdin):
+    p = subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True)
+    assert p.returncode == 0 and "runtime error" not in p.stderr, p.stderr
+    return p.stdout.split("\n")[:-1]
+
+
+class MinmaxModel:
+    """lib/win_minmax.c's running max, with Python's unbounded integers as time."""
+
+    def __init__(self, win):
+        self.win, self.s = win, [(0, 0)] * 3
+
+    def reset(self, t, v):
+        self.s = [(t, v)] * 3
+        return v
+
+    def update(self, t, v):
+        s, win = self.s, self.win
+        if v >= s[0][1] or t - s[2][0] > win:
+            return self.reset(t, v)
+        if v >= s[1][1]:
+            s[2] = s[1] = (t, v)
+        elif v >= s[2][1]:
+            s[2] = (t, v)
+        dt = t - s[0][0]
+        if dt > win:
+            s[0], s[1], s[2] = s[1], s[2], (t, v)
+            if t - s[0][0] > win:
+                s[0], s[1], s[2] = s[1], s[2], (t, v)
+        elif s[1][0] == s[0][0] and dt > win // 4:
+            s[2] = s[1] = (t, v)
+        elif s[2][0] == s[1][0] and dt > win // 2:
+            s[2] = (t, v)
+        return s[0][1]
+
+
+def random_ops(rng, n):
+    """Rounds and samples: mostly busy rounds, some long silences (up to 400 rounds)."""
+    ops, level = [], 1000
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.02:
+            ops += ["r"] * rng.randint(20, 400)
+        elif r < 0.35:
+            ops.append("r")
+        else:
+            level = max(1, level + rng.randint(-300, 300))
+            ops.append(f"u {rng.randint(0, level) if rng.random() < 0.3 else level}")
+    return ops
+
+
+def model_outputs(ops, win):
+    m, t, out = MinmaxModel(win), 0, []
+    for op in ops:
+        if op == "r":
+            t += 1
+        else:
+            out.append(str(m.update(t, int(op.split()[1]))))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_maxfilt_decides_as_win_minmax(build, seed):
+    ops = random_ops(random.Random(seed), 20000)
+    got = run(build(), "maxfilt", str(WIN), stdin="\n".join(ops) + "\n")
+    want = model_outputs(ops, WIN)
+    assert len(want) > 10000
+    first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+    assert got == want, f"first difference at sample {first}: {got[first]} != {want[first]}"
+
+
+def test_maxfilt_forgets_a_max_after_a_silence_of_any_length(build):
+    """A maximum, then silences of 128 .. 130 rounds, then a smaller sample: the window is
+    long over, so the smaller sample is the new maximum (a 7-bit stamp alone would see an
+    age of 0 .. 2 rounds and keep the old maximum)."""
+    for gap in (127, 128, 129, 130, 256, 1000):
+        ops = ["u 5000"] + ["r"] * gap + ["u 10"]
+        assert run(build(), "maxfilt", str(WIN), stdin="\n".join(ops) + "\n") == \
+            ["5000", "10"], gap
+
+
+def test_maxfilt_checker_catches_a_filter_without_the_stale_flag(build):
+    ops = ["u 5000"] + ["r"] * 128 + ["u 10"]
+    got = run(build("-DMUTANT_NO_STALE", name="mutant"), "maxfilt", str(WIN),
+              stdin="\n".join(ops) + "\n")
+    assert got == ["5000", "5000"]
+
+
+def rtt_max_model(rtt_max, rtt, base, over):
+    restart = False
+    if over:
+        if rtt_max > base:
+            rtt_max = base + (rtt_max - base) // 2
+        restart = True
+    if rtt > rtt_max:
+        rtt_max, restart = rtt, True
+    return rtt_max, restart
+
+
+def test_rtt_max_fades_and_never_jumps_to_the_sample(build):
+    cases = [(30000, 10500, 10000, 1), (30000, 10500, 10000, 0), (30000, 40000, 10000, 1),
+             (10001, 10000, 10000, 1), (10000, 9000, 10000, 1), (0, 5000, 0, 0),
+             (2**32 - 1, 0, 0, 1), (2**32 - 1, 2**32 - 1, 2**32 - 2, 1)]
+    rng = random.Random(1)
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1),
+               rng.randint(0, 1)) for _ in range(5000)]
+    got = run(build(), "rttmax", stdin="".join(f"{a} {b} {c} {d}\n" for a, b, c, d in cases))
+    want = [f"{m} {int(r)}" for m, r in (rtt_max_model(*c) for c in cases)]
+    assert got == want
+    # The property the fix is for: at a window's end with a near-empty queue (rtt 0.5 ms
+    # above base), a 20 ms queueing peak halves to 10 ms; 0.4.0 took the 0.5 ms sample.
+    assert got[0] == "20000 1"
+
+
+@pytest.mark.parametrize("w, mul, div", [
+    (17380000000000, 1200000, 2400000), (2**64 - 1, 2**31 - 1, 2**32 - 1), (2**64 - 1, 1, 1),
+    (0, 5, 7), (12345, 0, 3), (2**63 + 12345, 1100000, 1100000 + 1000)])
+def test_scale_down_is_exact_where_the_product_overflows(build, w, mul, div):
+    """bw x min_rtt is ~1.7e13 at 10 Gbit/s and 1.2 s; times a 1.2 s RTT it wraps 2^64.
+    The result must be floor(w * mul / div) exactly."""
+    assert run(build(), "scale", stdin=f"{w} {mul} {div}\n") == [str(w * mul // div)]
+
+
+def test_scale_down_random(build):
+    rng = random.Random(7)
+    cases = []
+    for _ in range(20000):
+        div = rng.randint(1, 2**32 - 1)
+        cases.append((rng.randint(0, 2**64 - 1), rng.randint(0, div), div))
+    got = run(build(), "scale", stdin="".join(f"{w} {m} {d}\n" for w, m, d in cases))
+    assert got == [str(w * m // d) for w, m, d in cases]
+
+
+def test_checks_catch_the_040_arithmetic(build):
+    """0.4.0's rtt_max refresh and DA-BBR product, built into the same driver, fail the
+    properties above: the refresh takes the 0.5 ms sample, the product wraps."""
+    old = build("-DMUTANT_040", name="old040")
+    assert run(old, "rttmax", stdin="30000 10500 10000 1\n") == ["10500 1"]
+    bw = 10**10 // 8 * 2**24 // (1448 * 10**6)  # 10 Gbit/s of 1448-byte packets, BW_UNIT
+    rtt = 1200000  # min_rtt and this ACK's RTT, us
+    w = bw * rtt
+    got = run(old, "scale", stdin=f"{w} {rtt} {2 * rtt}\n")
+    assert got != [str(w * rtt // (2 * rtt))]
