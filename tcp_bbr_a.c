@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tcp_bbr_a: BBRv1 congestion control and the project's variants of it, one
- * module, one congestion-control name per algorithm.
+ * tcp_bbr_a: a BBRv1 core and congestion controls built on it, one module,
+ * one congestion-control name per algorithm.
  *
- * The core is BBRv1 (Cardwell et al., "BBR: Congestion-Based Congestion
- * Control", ACM Queue 2016): a windowed max of delivery-rate samples estimates
- * the bottleneck bandwidth, a windowed min of RTT samples the propagation
- * delay, and the sender paces at pacing_gain * bw with at most
- * cwnd_gain * bw * min_rtt in flight. A state machine picks the gains:
+ * The core follows the design of BBR by Neal Cardwell, Yuchung Cheng,
+ * C. Stephen Gunn, Soheil Hassas Yeganeh and Van Jacobson ("BBR:
+ * Congestion-Based Congestion Control", ACM Queue 14(5), 2016), as Linux
+ * implements it in net/ipv4/tcp_bbr.c: a windowed max of delivery-rate
+ * samples estimates the bottleneck bandwidth, a windowed min of RTT samples
+ * the propagation delay, and the sender paces at pacing_gain x bw with at
+ * most cwnd_gain x bw x min_rtt in flight. A state machine picks the gains:
  *
  *   STARTUP    gains 2/ln2 until bw stops growing by 25 % for 3 rounds
  *   DRAIN      pacing gain ln2/2 until inflight is back to one BDP
@@ -16,34 +18,33 @@
  *
  * plus long-term ("policer") bandwidth sampling, compensation for ACK
  * aggregation, packet conservation in the first round of recovery, TSO
- * sizing and cwnd restore after undo.
+ * sizing and cwnd restore after undo. The core keeps the function names of
+ * net/ipv4/tcp_bbr.c and calls them in the same order, so that a fix there
+ * maps to the function of the same name here; the text is this project's.
  *
- * Porting an upstream fix: the core keeps the function names of the kernel's
- * net/ipv4/tcp_bbr.c (bbr_update_bw, bbr_set_cwnd, bbr_lt_bw_sampling, ...)
- * and calls them in the same order from bbr_update_model() and bbr_main(), so
- * a change there maps to the function of the same name here. The text is
- * this project's own.
+ * The algorithms, one header each under algos/, each registered under its
+ * own name and selected per socket:
  *
- * The algorithms, each registered under its own name and selected per
- * socket; a socket's algorithm is fixed by bbr_init() in its state:
+ *   bbr_a       BBR-A (Pan, Li, Tan, Xu, Li, J. Harbin Inst. Tech. 54(11),
+ *               2022): RTT-adaptive probe gains in PROBE_BW.
+ *   bbr_a_fair  the project's extension of BBR-A (not in the paper).
+ *   bbq         BBQ (Ma, Jiang, Wang, Li, arXiv 1706.09115).
+ *   da_bbr      DA-BBR (Kim and Cho, IEEE Access 8:4099, 2020).
  *
- *   bbr_a       BBR-A (Pan, Li, Tan, Xu, Li, "RTT fairness optimization of
- *               BBR congestion control algorithm", J. Harbin Inst. Tech.
- *               54(11), 2022): the 5/4 and 3/4 phases of PROBE_BW become
- *               Pup(phi) = 3/(phi+2) and Pdown(phi) = 3/(phi-3)+2 with
- *               phi = rtt / rtt_max. Section "BBR-A". The module parameters
- *               select among the readings the paper's text allows; with
- *               adaptive=0 it is plain BBRv1.
- *   bbr_a_fair  the project's own extension of BBR-A, not in the paper.
- *               Section "BBR-A fair".
- *   bbq         the paper's baseline BBQ (Ma et al., arXiv 1706.09115):
- *               shorter probes while a queue persists. Section "BBQ".
- *   da_bbr      the paper's baseline DA-BBR (Kim and Cho, IEEE Access
- *               2020): a delay-adaptive cwnd in PROBE_BW. Section "DA-BBR".
+ * How an algorithm plugs in. The core's functions take a const enum
+ * bbr_algo and are inlined into one small wrapper per algorithm and
+ * tcp_congestion_ops hook (section "Registration"), so each algorithm's
+ * per-ACK path is compiled with its own constant: every test of the
+ * algorithm folds away. The core calls an algorithm only through the named
+ * hooks of section "Hooks" (the gain for this phase, the cwnd target, the
+ * end of a phase, recovery, ...), each a switch on that constant. An
+ * algorithm keeps its socket state in bbr->priv (a union in all but name:
+ * each algorithm casts it to its own struct) and reads its module
+ * parameters once per ACK into the ACK's context, struct bbr_ctx.
  *
- * A new algorithm is one enum bbr_algo value, one marked section, the hooks it
- * needs in the core (each a switch on bbr->algo), and one line in bbr_ops[].
- * The gain arithmetic is in include/bbr_a_gain.h, shared with host tests.
+ * A new algorithm: one enum bbr_algo value, a header in algos/ with its
+ * state, parameters and hooks, a case in the hooks it changes, and a line
+ * in section "Registration".
  */
 
 #include <linux/inet_diag.h>
@@ -51,15 +52,15 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
-#include <linux/win_minmax.h>
 #include <net/tcp.h>
 
 #include "bbr_a_compat.h"
 #include "bbr_a_gain.h"
+#include "bbr_a_math.h"
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.4.0"
+#define BBR_A_VERSION		"0.5.0"
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24
@@ -78,32 +79,50 @@ enum bbr_algo {
 	BBR_ALGO_NUM
 };
 
-enum bbr_a_mode {
+enum bbr_mode {
 	BBR_STARTUP,		/* grow the sending rate exponentially */
 	BBR_DRAIN,		/* empty the queue STARTUP built */
 	BBR_PROBE_BW,		/* cycle the pacing gain around bw */
 	BBR_PROBE_RTT,		/* shrink inflight to re-measure min_rtt */
 };
 
+/* Why pacing_gain has its value: reported by the bbr_a_gain tracepoint. */
+enum bbr_why {
+	BBR_WHY_FIXED,		/* BBRv1's gain for this state and phase */
+	BBR_WHY_PROBE,		/* phase 0: an algorithm's probe-up gain */
+	BBR_WHY_HOLD,		/* phase 0, queue: gain 1 */
+	BBR_WHY_DRAIN,		/* phase 1, queue: probe-down gain */
+	BBR_WHY_LOSSY,		/* phase 1, loss without a queue: probe down */
+	BBR_WHY_CRUISE,		/* phase 1, neither: gain 1 */
+	BBR_WHY_LT_BW,		/* pacing at the policer's rate, no cycle */
+	BBR_WHY_RECOVERY,	/* the algorithm's gain in recovery's first round */
+};
+
 /*
- * Per-socket state. The kernel gives a congestion control ICSK_CA_PRIV_SIZE
- * (104) bytes, which BBRv1's own state fills completely. BBR-A needs three
- * more words; they come from keeping the two microsecond timestamps that BBRv1
- * holds as u64 (phase start, ACK-epoch start) as their low 32 bits, which
- * also removes the alignment hole the first u64 caused. Elapsed time is their
- * modular difference from now (bbr_a_us_since()): exact up to 71.6 minutes,
- * and an idle restart ages a stale phase stamp so that longer gaps still end
- * the phase (bbr_cwnd_event()).
+ * Bytes of per-socket state each algorithm may use, in bbr->priv. The core
+ * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
+ * priv, at least BBR_PRIV_MIN bytes (checked at build time).
  */
-struct bbr_a {
+#define BBR_PRIV_WORDS		6
+#define BBR_PRIV_MIN		16
+
+/*
+ * Per-socket state. BBRv1 keeps two microsecond timestamps as u64 (phase
+ * start, ACK-epoch start); here they are their low 32 bits. Elapsed time is
+ * their modular difference from now (bbr_us_since()): exact up to 71.6
+ * minutes, and an idle restart ages a stale phase stamp so that longer gaps
+ * still end the phase (bbr_tx_start()). The bandwidth filter is the compact
+ * form of the kernel's win_minmax filter (include/bbr_a_math.h); its clock
+ * is the round count.
+ */
+struct bbr {
 	u32	min_rtt_us;		/* min RTT in the min_rtt window */
 	u32	min_rtt_stamp;		/* jiffies when min_rtt_us was taken */
 	u32	probe_rtt_done_stamp;	/* jiffies when PROBE_RTT may end */
-	struct minmax bw;		/* max recent delivery rate, BW_UNIT */
-	u32	rtt_cnt;		/* packet-timed round trips so far */
+	struct bbr_a_maxfilt bw;	/* max recent delivery rate, BW_UNIT */
 	u32	next_rtt_delivered;	/* tp->delivered when the round began */
 	u32	cycle_stamp;		/* us (low 32 bits): gain phase start */
-	u32	mode:2,			/* enum bbr_a_mode */
+	u32	mode:2,			/* enum bbr_mode */
 		prev_ca_state:3,	/* icsk_ca_state on the previous ACK */
 		packet_conservation:1,	/* first round of recovery? */
 		round_start:1,		/* did this ACK start a new round? */
@@ -116,16 +135,14 @@ struct bbr_a {
 		lt_is_sampling:1,	/* long-term interval under way? */
 		lt_rtt_cnt:7,		/* rounds in the long-term interval */
 		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
-		last_round_lossy:1,	/* BBR-A: last round's loss > thresh */
-		algo:2,			/* enum bbr_algo, set once by bbr_init() */
-		unused_a:4;
+		unused_a:7;
 	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
 	u32	lt_last_delivered;	/* tp->delivered at interval start */
 	u32	lt_last_stamp;		/* ms: interval start */
 	u32	lt_last_lost;		/* tp->lost at interval start */
 	u32	pacing_gain:10,		/* current pacing gain, BBR_UNIT */
 		cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
-		gain_why:3,		/* BBR-A: enum bbr_a_why of pacing_gain */
+		gain_why:3,		/* enum bbr_why of pacing_gain */
 		unused_b:9;
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */
@@ -135,23 +152,24 @@ struct bbr_a {
 		extra_acked_win_rtts:5,	/* age of current window, rounds */
 		extra_acked_win_idx:1,	/* current extra_acked[] window */
 		unused_c:6;
-	/* Per-algorithm words: a socket runs one algorithm, so they share. */
-	union {
-		struct {			/* bbr_a, bbr_a_fair */
-			u32 rtt_max_us;		/* largest RTT sample; 0: none */
-			u32 rtt_max_stamp;	/* jiffies of rtt_max_us */
-			u32 round_lost;		/* tp->lost at round start */
-		} a;
-		struct {			/* da_bbr */
-			u32 prev_min_rtt_us;	/* previous epoch's min_rtt */
-			s32 rtt_us;		/* this ACK's RTT; -1: none */
-			u32 probe_rtt_cwnd;	/* cwnd held in PROBE_RTT */
-		} da;
-	};
+	u32	priv[BBR_PRIV_WORDS];	/* the algorithm's own state */
+};
+
+/*
+ * What one ACK's processing knows beyond the socket: the module parameters
+ * its algorithm uses, read once at the start (so a parameter written during
+ * the ACK takes effect whole, from the next one), and the ACK's RTT sample.
+ * Each algorithm lays out params[] as its own struct (see algos/).
+ */
+#define BBR_CTX_WORDS		12
+
+struct bbr_ctx {
+	s32	rtt_us;			/* this ACK's RTT sample; -1: none */
+	u32	params[BBR_CTX_WORDS];	/* the algorithm's parameters */
 };
 
 /* An idle period this long may outlast the 32-bit microsecond stamps. */
-#define BBR_A_LONG_IDLE_SEC	(30 * 60)
+#define BBR_LONG_IDLE_SEC	(30 * 60)
 
 /* PROBE_BW cycles through this many phases, each about one min_rtt long. */
 #define CYCLE_LEN		8
@@ -187,18 +205,19 @@ static const u32 bbr_extra_acked_max_us = 100 * 1000;
 
 /*
  * Module parameters. Each is an unsigned int with a range; writes outside the
- * range fail with -EINVAL and leave the value unchanged. They are read once per
- * use with READ_ONCE(), so a change applies to every socket from its next ACK.
+ * range fail with -EINVAL and leave the value unchanged. An algorithm reads
+ * the ones it uses once per ACK (struct bbr_ctx), so a change applies to
+ * every socket of that algorithm from its next ACK.
  */
-struct bbr_a_param {
+struct bbr_param {
 	unsigned int val;
 	unsigned int min;
 	unsigned int max;
 };
 
-static int bbr_a_param_set(const char *buf, const struct kernel_param *kp)
+static int bbr_param_set(const char *buf, const struct kernel_param *kp)
 {
-	struct bbr_a_param *p = kp->arg;
+	struct bbr_param *p = kp->arg;
 	unsigned int v;
 	int err;
 
@@ -211,98 +230,127 @@ static int bbr_a_param_set(const char *buf, const struct kernel_param *kp)
 	return 0;
 }
 
-static int bbr_a_param_get(char *buf, const struct kernel_param *kp)
+static int bbr_param_get(char *buf, const struct kernel_param *kp)
 {
-	const struct bbr_a_param *p = kp->arg;
+	const struct bbr_param *p = kp->arg;
 
 	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
 }
 
-static const struct kernel_param_ops bbr_a_param_ops = {
-	.set = bbr_a_param_set,
-	.get = bbr_a_param_get,
+static const struct kernel_param_ops bbr_param_ops = {
+	.set = bbr_param_set,
+	.get = bbr_param_get,
 };
 
-#define BBR_A_PARAM(name, def, lo, hi, desc)				\
-	static struct bbr_a_param bbr_a_##name = {			\
+/* A parameter NAME, read as bbr_param(NAME); the description ends in its range. */
+#define BBR_PARAM(name, def, lo, hi, desc)				\
+	static struct bbr_param bbr_param_##name = {			\
 		.val = (def), .min = (lo), .max = (hi),			\
 	};								\
-	module_param_cb(name, &bbr_a_param_ops, &bbr_a_##name, 0644);	\
+	module_param_cb(name, &bbr_param_ops, &bbr_param_##name, 0644);	\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
 
+#define bbr_param(name)		READ_ONCE(bbr_param_##name.val)
+
+/* The algorithm's state in bbr->priv, as its own struct TYPE. */
+#define BBR_PRIV(sk, type)						\
+	((type *)bbr_priv(sk, sizeof(type)))
+
+static __always_inline void *bbr_priv(const struct sock *sk, size_t size)
+{
+	struct bbr *bbr = inet_csk_ca(sk);
+
+	BUILD_BUG_ON(sizeof(bbr->priv) < BBR_PRIV_MIN);
+	return bbr->priv;
+}
+
+/* The ACK context's parameters, as the algorithm's own struct TYPE. */
+#define BBR_CTX_PARAMS(c, type)						\
+	((type *)(c)->params)
+
 /*
- * bbr_a: the readings of the paper. Each default is the reading the README
- * argues for; the alternatives are there to measure, with the paper's words
- * each one rests on in the README's "BBR-A as implemented".
+ * The hooks: the only places where the core asks its algorithm. Each is a
+ * switch on the algorithm (section "Hooks", after the algorithms); the
+ * default, BBRv1's behaviour, is in the core.
  */
-BBR_A_PARAM(adaptive, 1, 0, 1,
-	    "bbr_a: 1 BBR-A's adaptive PROBE_BW gains; 0 BBRv1's fixed 5/4 and 3/4");
-BBR_A_PARAM(rtt_max_scope, 0, 0, 1,
-	    "bbr_a: rtt_max taken in 0 every state incl. STARTUP (per-ACK update) or 1 PROBE_BW only (Algorithm 1 is the ProbeBW state)");
-BBR_A_PARAM(rtt_max_win_sec, 0, 0, 600,
-	    "bbr_a: seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
-BBR_A_PARAM(gate_signal, 0, 0, 1,
-	    "bbr_a: queue test of both probe phases: 0 inflight > inflight_thresh x own BDP (Algorithm 1), 1 rtt - min_rtt > queue_thresh_us (shared delay)");
-BBR_A_PARAM(inflight_thresh, 320, 256, 1024,
-	    "bbr_a: queue threshold for gate_signal=0, in BDP x 256 (320 = 1.25 BDP)");
-BBR_A_PARAM(queue_thresh_us, 2000, 0, 1000000,
-	    "bbr_a: queueing delay threshold for gate_signal=1, us");
-BBR_A_PARAM(probe_up_hold, 1, 0, 1,
-	    "bbr_a: probe-up phase while the queue test is true: 1 hold at gain 1 (paper), 0 Pup anyway (BBRv1 always probes)");
-BBR_A_PARAM(loss_thresh, 20, 0, 1000,
-	    "bbr_a, bbr_a_fair: probe-down loss threshold, lost per mille of a round's packets");
-BBR_A_PARAM(probe_down_and, 0, 0, 1,
-	    "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
-
-/* bbr_a_fair: see the section "BBR-A fair". */
-BBR_A_PARAM(fair_queue_us, 2000, 100, 100000,
-	    "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us");
-BBR_A_PARAM(fair_probe_hold, 0, 0, 1,
-	    "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_A_PARAM(fair_cwnd_probe, 0, 0, 1,
-	    "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
-BBR_A_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
-	    "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
-BBR_A_PARAM(fair_cwnd_pkts, 32, 0, 10000,
-	    "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
-
-/* bbr_a_fair's probe gains (fair_gains) */
-enum {
-	BBR_A_FAIR_GAINS_PHI,	/* Pup/Pdown of phi = rtt / rtt_max (0.3.0) */
-	BBR_A_FAIR_GAINS_BBR1,	/* BBRv1's 5/4 and 3/4 */
-	BBR_A_FAIR_GAINS_QUEUE,	/* Pup/Pdown of the queueing delays' phi */
-};
-
-BBR_A_PARAM(fair_gains, 2, 0, 2,
-	    "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max (0.3.0), 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
-
-/* bbq and da_bbr: see their sections. */
-BBR_A_PARAM(bbq_alpha_us, 3000, 0, 1000000,
-	    "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
-BBR_A_PARAM(bbq_beta_pm, 10, 0, 1000,
-	    "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
-BBR_A_PARAM(da_enable, 1, 0, 1,
-	    "da_bbr: 1 DA-BBR's changes; 0 plain BBRv1");
-BBR_A_PARAM(da_guard_pct, 20, 0, 1000,
-	    "da_bbr: no BDP scaling while min_rtt exceeds the previous epoch's by more than this percent");
-
-#define bbr_a_param_val(name)	READ_ONCE(bbr_a_##name.val)
+static __always_inline void bbr_hook_load(struct bbr_ctx *c,
+					  const enum bbr_algo algo);
+static __always_inline void bbr_hook_init(struct sock *sk,
+					  const enum bbr_algo algo);
+static __always_inline void bbr_hook_on_ack(struct sock *sk,
+					    const struct bbr_ctx *c,
+					    const struct rate_sample *rs,
+					    const enum bbr_algo algo);
+static __always_inline void bbr_hook_round_end(struct sock *sk,
+					       const struct bbr_ctx *c,
+					       const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_probe_bw_gain(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  const struct rate_sample *rs,
+						  const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_pacing_gain(struct sock *sk,
+						const struct bbr_ctx *c,
+						u32 gain,
+						const enum bbr_algo algo);
+static __always_inline u64 bbr_hook_bdp(struct sock *sk,
+					const struct bbr_ctx *c, u64 w,
+					const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_cwnd_target(struct sock *sk,
+						const struct bbr_ctx *c,
+						u32 bw, u32 gain,
+						const enum bbr_algo algo);
+static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   const struct rate_sample *rs,
+						   u32 elapsed_us,
+						   bool full_length,
+						   const enum bbr_algo algo);
+static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const struct rate_sample *rs,
+						     const enum bbr_algo algo);
+static __always_inline void bbr_hook_probe_rtt_enter(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_probe_rtt_cwnd(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_recovery_cwnd(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  u32 acked,
+						  const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_conserve_cwnd(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  u32 cwnd, u32 acked,
+						  const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_recovery_end_cwnd(struct sock *sk,
+						      const struct bbr_ctx *c,
+						      u32 cwnd,
+						      const enum bbr_algo algo);
+static __always_inline void bbr_hook_trace(struct sock *sk,
+					   struct bbr_a_snapshot *snap,
+					   const enum bbr_algo algo);
 
 static void bbr_check_probe_rtt_done(struct sock *sk);
+
+/* ========================================================================
+ * The BBRv1 core.
+ * ========================================================================
+ */
 
 /*
  * Microseconds from a stamp kept as the low 32 bits of a tcp_mstamp to now_us:
  * the modular difference, exact for intervals below 2^32 us (71.6 minutes).
  * Stamps are only ever taken from clocks that have not passed now_us yet.
  */
-static u32 bbr_a_us_since(u64 now_us, u32 stamp)
+static u32 bbr_us_since(u64 now_us, u32 stamp)
 {
 	return (u32)now_us - stamp;
 }
 
 static bool bbr_full_bw_reached(const struct sock *sk)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
 	return bbr->full_bw_reached;
 }
@@ -310,15 +358,15 @@ static bool bbr_full_bw_reached(const struct sock *sk)
 /* The windowed max delivery rate, BW_UNIT packets per us. */
 static u32 bbr_max_bw(const struct sock *sk)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
-	return minmax_get(&bbr->bw);
+	return bbr_a_maxfilt_get(&bbr->bw);
 }
 
 /* The bandwidth the model uses: the policer's rate once one was found. */
 static u32 bbr_bw(const struct sock *sk)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
 	return bbr->lt_use_bw ? bbr->lt_bw : bbr_max_bw(sk);
 }
@@ -326,7 +374,7 @@ static u32 bbr_bw(const struct sock *sk)
 /* Excess data ACKed beyond bw, max over the last 5..10 rounds. */
 static u16 bbr_extra_acked(const struct sock *sk)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
 	return max(bbr->extra_acked[0], bbr->extra_acked[1]);
 }
@@ -355,7 +403,7 @@ static unsigned long bbr_bw_to_pacing_rate(struct sock *sk, u32 bw, u32 gain)
 static void bbr_init_pacing_rate_from_rtt(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	u32 rtt_us = USEC_PER_MSEC;
 	u64 bw;
 
@@ -373,7 +421,7 @@ static void bbr_init_pacing_rate_from_rtt(struct sock *sk)
 static void bbr_set_pacing_rate(struct sock *sk, u32 bw, u32 gain)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	unsigned long rate = bbr_bw_to_pacing_rate(sk, bw, gain);
 
 	if (unlikely(!bbr->has_seen_rtt && tp->srtt_us))
@@ -406,7 +454,7 @@ static u32 bbr_tso_segs_goal(struct sock *sk)
 static void bbr_save_cwnd(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	if (bbr->prev_ca_state < TCP_CA_Recovery && bbr->mode != BBR_PROBE_RTT)
 		bbr->prior_cwnd = tcp_snd_cwnd(tp);
@@ -414,21 +462,19 @@ static void bbr_save_cwnd(struct sock *sk)
 		bbr->prior_cwnd = max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
 
-static void bbr_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+/*
+ * The first send after an idle period (tcp_ca_event CA_EVENT_TX_START, its own
+ * hook since Linux 7.1). cycle_stamp holds only 32 bits of microseconds:
+ * after 30 minutes of silence, age it to 2^31 us ago, so that the phase
+ * still counts as over however long the gap was (the modular difference
+ * would wrap after 71.6 minutes).
+ */
+static void bbr_tx_start(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
-	if (event != CA_EVENT_TX_START)
-		return;
-
-	/*
-	 * The first send after an idle period. cycle_stamp holds only 32 bits
-	 * of microseconds: after 30 minutes of silence, age it to 2^31 us ago,
-	 * so that the phase still counts as over however long the gap was (the
-	 * modular difference would wrap after 71.6 minutes).
-	 */
-	if (tcp_jiffies32 - tp->lsndtime >= BBR_A_LONG_IDLE_SEC * HZ)
+	if (tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
 		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
 	if (!tp->app_limited)
 		return;
@@ -443,95 +489,22 @@ static void bbr_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		bbr_check_probe_rtt_done(sk);
 }
 
-/* ========================================================================
- * BBQ (algorithm bbq; Ma, Jiang, Wang, Li, arXiv 1706.09115): a flow's 5/4
- * probe lasts one of its own min_rtts, so a long-RTT flow pushes more excess
- * data into a queue per probe. While a queue persists, RTT > (1 + beta) x
- * min_rtt, BBQ ends the probe-up phase after min(alpha, min_rtt), alpha =
- * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1.
- * bbq_alpha_us=0 switches it off.
- * ========================================================================
- */
-
-/* Does a persistent queue end this probe-up phase after elapsed_us? */
-static bool bbq_probe_done(struct sock *sk, const struct rate_sample *rs,
-			   u32 elapsed_us)
-{
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 alpha = bbr_a_param_val(bbq_alpha_us);
-	u64 beta = bbr_a_param_val(bbq_beta_pm);
-
-	if (!alpha || rs->rtt_us < 0 ||
-	    (u64)rs->rtt_us * 1000 <= (u64)bbr->min_rtt_us * (1000 + beta))
-		return false;
-	return elapsed_us > min(alpha, bbr->min_rtt_us);
-}
-
-/* ========================== end of BBQ (bbq) =========================== */
-
-/* ========================================================================
- * DA-BBR (algorithm da_bbr; Kim and Cho, IEEE Access 8:4099, 2020):
- *  - in PROBE_BW the BDP behind the cwnd target and the phase checks is
- *    scaled by rtt / (rtt + min_rtt), rtt this ACK's sample (0.5 .. 1);
- *  - not while min_rtt exceeds the previous epoch's by more than 20 % (a
- *    path change); the epoch's min_rtt is noted when the filter expires;
- *  - PROBE_RTT holds cwnd / 3 (at least 4 packets) instead of 4 packets;
- *  - recovery starts from the packets in flight, conserves packets without
- *    the extra ACKed, paces at 3/4 in that round, and does not restore the
- *    cwnd from before recovery when it ends.
- * da_enable=0 switches it off.
- * ========================================================================
- */
-
-static bool bbr_da_on(const struct bbr_a *bbr)
-{
-	return bbr->algo == BBR_ALGO_DA_BBR && bbr_a_param_val(da_enable);
-}
-
-/* w = bw x min_rtt, scaled in PROBE_BW unless the path changed. */
-static u64 bbr_da_scale_bdp(const struct bbr_a *bbr, u64 w)
-{
-	u64 guard = 100 + bbr_a_param_val(da_guard_pct);
-	u32 rtt = bbr->da.rtt_us;
-
-	if (bbr->mode != BBR_PROBE_BW || bbr->da.rtt_us <= 0 ||
-	    (u64)bbr->min_rtt_us * 100 > (u64)bbr->da.prev_min_rtt_us * guard)
-		return w;
-	return div64_u64(w * rtt, (u64)rtt + bbr->min_rtt_us);
-}
-
-/* The min_rtt filter is about to take a new epoch's value. */
-static void bbr_da_min_rtt_expired(struct sock *sk, const struct rate_sample *rs)
-{
-	struct bbr_a *bbr = inet_csk_ca(sk);
-
-	if (bbr->mode == BBR_PROBE_BW && rs->rtt_us >= 0)
-		bbr->da.prev_min_rtt_us = bbr->min_rtt_us;
-}
-
-/* ======================= end of DA-BBR (da_bbr) ======================== */
-
-/* The cwnd PROBE_RTT holds: 4 packets, or da_bbr's third of the cwnd. */
-static u32 bbr_probe_rtt_cwnd(const struct bbr_a *bbr)
-{
-	return bbr_da_on(bbr) ? bbr->da.probe_rtt_cwnd : bbr_cwnd_min_target;
-}
+BBR_A_DEFINE_CWND_EVENT(bbr_cwnd_event, bbr_tx_start)
 
 /*
  * ceil(gain * bw * min_rtt) in packets; rounding up keeps an estimate from
  * shrinking itself. Without an RTT sample, the initial window is the safe cap.
  */
-static u32 bbr_bdp(struct sock *sk, u32 bw, u32 gain)
+static __always_inline u32 bbr_bdp(struct sock *sk, const struct bbr_ctx *c,
+				   u32 bw, u32 gain, const enum bbr_algo algo)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u64 w;
 
 	if (unlikely(bbr->min_rtt_us == ~0U))
 		return TCP_INIT_CWND;
 
-	w = (u64)bw * bbr->min_rtt_us;
-	if (bbr_da_on(bbr))
-		w = bbr_da_scale_bdp(bbr, w);
+	w = bbr_hook_bdp(sk, c, (u64)bw * bbr->min_rtt_us, algo);
 	return (((w * gain) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT;
 }
 
@@ -542,7 +515,7 @@ static u32 bbr_bdp(struct sock *sk, u32 bw, u32 gain)
  */
 static u32 bbr_quantization_budget(struct sock *sk, u32 cwnd)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
 	cwnd += 3 * bbr_tso_segs_goal(sk);
 	cwnd = (cwnd + 1) & ~1U;
@@ -551,9 +524,11 @@ static u32 bbr_quantization_budget(struct sock *sk, u32 cwnd)
 	return cwnd;
 }
 
-static u32 bbr_inflight(struct sock *sk, u32 bw, u32 gain)
+static __always_inline u32 bbr_inflight(struct sock *sk,
+					const struct bbr_ctx *c, u32 bw,
+					u32 gain, const enum bbr_algo algo)
 {
-	return bbr_quantization_budget(sk, bbr_bdp(sk, bw, gain));
+	return bbr_quantization_budget(sk, bbr_bdp(sk, c, bw, gain, algo));
 }
 
 /*
@@ -565,7 +540,7 @@ static u32 bbr_inflight(struct sock *sk, u32 bw, u32 gain)
 static u32 bbr_packets_in_net_at_edt(struct sock *sk, u32 inflight_now)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u64 now_ns = tp->tcp_clock_cache;
 	u64 edt_ns = max(tp->tcp_wstamp_ns, now_ns);
 	u64 wait_us = div_u64(edt_ns - now_ns, NSEC_PER_USEC);
@@ -598,7 +573,7 @@ static u32 bbr_ack_aggregation_cwnd(struct sock *sk)
 static void bbr_update_ack_aggregation(struct sock *sk,
 				       const struct rate_sample *rs)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 epoch_us, expected, extra;
 
@@ -616,7 +591,7 @@ static void bbr_update_ack_aggregation(struct sock *sk,
 		}
 	}
 
-	epoch_us = bbr_a_us_since(tp->delivered_mstamp, bbr->ack_epoch_stamp);
+	epoch_us = bbr_us_since(tp->delivered_mstamp, bbr->ack_epoch_stamp);
 	expected = (u64)bbr_bw(sk) * epoch_us / BW_UNIT;
 
 	/* Start a new epoch once ACKs fall behind bw, or the count is huge. */
@@ -635,262 +610,24 @@ static void bbr_update_ack_aggregation(struct sock *sk,
 		bbr->extra_acked[bbr->extra_acked_win_idx] = extra;
 }
 
-/* ========================================================================
- * BBR-A (algorithm bbr_a). The adaptive PROBE_BW gains: four functions and
- * three words of state, rtt_max_us/rtt_max_stamp (phi's denominator) and
- * round_lost/last_round_lossy (the loss rate of the probe-down test), plus
- * gain_why, which records for the traces why pacing_gain is what it is.
- * bbr_a_fair reuses this section with its own fixed reading (see below).
- * ========================================================================
- */
-
-/* Why pacing_gain has its value: reported by the bbr_a_gain tracepoint. */
-enum bbr_a_why {
-	BBR_A_WHY_FIXED,	/* BBRv1's gain: not a BBR-A phase, or off */
-	BBR_A_WHY_PROBE,	/* phase 0, no queue: Pup */
-	BBR_A_WHY_HOLD,		/* phase 0, queue: gain 1 */
-	BBR_A_WHY_DRAIN,	/* phase 1, queue: Pdown */
-	BBR_A_WHY_LOSSY,	/* phase 1, loss without a queue: Pdown */
-	BBR_A_WHY_CRUISE,	/* phase 1, neither: gain 1 */
-	BBR_A_WHY_LT_BW,	/* pacing at the policer's rate, no cycle */
-};
-
-static bool bbr_a_is_fair(const struct bbr_a *bbr)
+/* BBRv1's cwnd where recovery begins: what is in flight plus what was ACKed. */
+static u32 bbr_recovery_cwnd(struct sock *sk, u32 acked)
 {
-	return bbr->algo == BBR_ALGO_A_FAIR;
+	return tcp_packets_in_flight(tcp_sk(sk)) + acked;
 }
 
-/*
- * Track rtt_max, the largest RTT this flow has seen: in every state or only in
- * PROBE_BW, for the connection's lifetime or refreshed from the current
- * sample once it is win_sec old. Samples from ACKs that may have been delayed
- * by the receiver are skipped: a delayed ACK measures the receiver's timer,
- * not the path, and one such sample would pin phi low for a lifetime.
- */
-static void bbr_a_update_rtt_max(struct sock *sk, const struct rate_sample *rs)
+/* BBRv1's cwnd in recovery's first round: one packet out per packet in. */
+static u32 bbr_conserve_cwnd(struct sock *sk, u32 cwnd, u32 acked)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
-	bool fair = bbr_a_is_fair(bbr);
-	u32 win_sec;
-	bool expired;
-
-	if (rs->rtt_us < 0 || rs->is_ack_delayed)
-		return;
-	if ((fair || bbr_a_param_val(rtt_max_scope)) &&
-	    bbr->mode != BBR_PROBE_BW)
-		return;
-
-	win_sec = fair ? bbr_min_rtt_win_sec : bbr_a_param_val(rtt_max_win_sec);
-	expired = win_sec &&
-		  after(tcp_jiffies32, bbr->a.rtt_max_stamp + win_sec * HZ);
-	if ((u32)rs->rtt_us > bbr->a.rtt_max_us || expired) {
-		bbr->a.rtt_max_us = (u32)rs->rtt_us;
-		bbr->a.rtt_max_stamp = tcp_jiffies32;
-	}
+	return max(cwnd, tcp_packets_in_flight(tcp_sk(sk)) + acked);
 }
 
-/*
- * A packet-timed round is ending (or recovery or PROBE_RTT restarts the round
- * count): judge its loss rate and start counting losses afresh. Call before
- * next_rtt_delivered moves to the new round. A round in which nothing was
- * delivered or lost (the second call on one ACK) keeps the verdict it had.
- */
-static void bbr_a_end_loss_round(struct sock *sk)
+/* BBRv1's cwnd when recovery ends: back to the one saved before it. */
+static u32 bbr_recovery_end_cwnd(struct sock *sk, u32 cwnd)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
-	if (bbr->algo != BBR_ALGO_A && bbr->algo != BBR_ALGO_A_FAIR)
-		return;
-
-	bbr->last_round_lossy =
-		bbr_a_round_lossy(bbr->last_round_lossy,
-				  tp->lost - bbr->a.round_lost,
-				  tp->delivered - bbr->next_rtt_delivered,
-				  bbr_a_param_val(loss_thresh));
-	bbr->a.round_lost = tp->lost;
-}
-
-/* The paper's has_loss: the last round, or this one so far, lost too much. */
-static bool bbr_a_lossy(struct sock *sk)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-
-	return bbr->last_round_lossy ||
-	       bbr_a_loss_rate_high(tp->lost - bbr->a.round_lost,
-				    tp->delivered - bbr->next_rtt_delivered,
-				    bbr_a_param_val(loss_thresh));
-}
-
-/*
- * The queue test of both probe phases, as a level and a threshold: phase 0
- * probes while level < thresh, phase 1 drains while level > thresh. The
- * paper's signal is inflight against 1.25 x the flow's own BDP (BBR's
- * estimate max_bw * min_rtt; inflight counted at the next departure, as BBR's
- * phase logic counts it). The alternative is the queueing delay this ACK saw,
- * rtt - min_rtt, against a fixed time: one queue, one delay for every flow.
- */
-static void bbr_a_queue_test(struct sock *sk, const struct rate_sample *rs,
-			     u32 rtt_us, u32 *level, u32 *thresh)
-{
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-
-	if (bbr_a_is_fair(bbr) || bbr_a_param_val(gate_signal)) {
-		*level = rtt_us;
-		*thresh = bbr->min_rtt_us +
-			  (bbr_a_is_fair(bbr) ? bbr_a_param_val(fair_queue_us) :
-			   bbr_a_param_val(queue_thresh_us));
-		return;
-	}
-	*level = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
-	*thresh = bbr_bdp(sk, bbr_max_bw(sk), bbr_a_param_val(inflight_thresh));
-}
-
-/*
- * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK, and the
- * reason for it in gain_why. Phases 2..7, adaptive=0, and a flow without an
- * RTT sample get BBRv1's gains.
- */
-static u32 bbr_a_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
-	bool fair = bbr_a_is_fair(bbr);
-	u32 rtt_us, rtt_max, level, thresh, gains;
-	bool queued, lossy;
-
-	if (bbr->cycle_idx > 1 || !bbr->a.rtt_max_us ||
-	    (!fair && !bbr_a_param_val(adaptive))) {
-		bbr->gain_why = BBR_A_WHY_FIXED;
-		return bbr_cycle_gain[bbr->cycle_idx];
-	}
-
-	/* phi's numerator: this ACK's RTT, or srtt if it carries none. */
-	rtt_us = rs->rtt_us >= 0 ? (u32)rs->rtt_us : tp->srtt_us >> 3;
-	bbr_a_queue_test(sk, rs, rtt_us, &level, &thresh);
-	rtt_max = bbr->a.rtt_max_us;
-	gains = fair ? bbr_a_param_val(fair_gains) : BBR_A_FAIR_GAINS_PHI;
-	if (gains == BBR_A_FAIR_GAINS_QUEUE)
-		bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
-
-	if (bbr->cycle_idx == 0) {
-		if (level < thresh ||
-		    !(fair ? bbr_a_param_val(fair_probe_hold) :
-			     bbr_a_param_val(probe_up_hold))) {
-			bbr->gain_why = BBR_A_WHY_PROBE;
-			if (gains == BBR_A_FAIR_GAINS_BBR1)
-				return BBR_A_BBR1_GAIN_UP;
-			return bbr_a_gain_up(rtt_us, rtt_max);
-		}
-		bbr->gain_why = BBR_A_WHY_HOLD;
-		return BBR_UNIT;
-	}
-
-	queued = level > thresh;
-	lossy = bbr_a_lossy(sk);
-	if (!fair && bbr_a_param_val(probe_down_and) ? queued && lossy :
-						      queued || lossy) {
-		bbr->gain_why = queued ? BBR_A_WHY_DRAIN : BBR_A_WHY_LOSSY;
-		if (gains == BBR_A_FAIR_GAINS_BBR1)
-			return BBR_A_BBR1_GAIN_DOWN;
-		return bbr_a_gain_down(rtt_us, rtt_max);
-	}
-	bbr->gain_why = BBR_A_WHY_CRUISE;
-	return BBR_UNIT;
-}
-
-/* ======================== end of BBR-A (bbr_a) ======================== */
-
-/* ========================================================================
- * BBR-A fair (algorithm bbr_a_fair): the project's extension of BBR-A; not
- * in the paper. The traces (docs/fairness.md) show why bbr_a is not RTT-fair
- * on Linux: in a deep buffer the short-RTT flow is cwnd-limited nearly all
- * the time and the long-RTT flow almost never. BBRv1's cwnd target,
- * 2 x bw x min_rtt, lets each flow keep one more min_rtt of data in flight,
- * i.e. queue for as long as its own RTT: a 50 ms flow may hold five times the
- * queueing time a 10 ms flow may, and a shared queue then starves the short
- * flow whatever the pacing gains do. bbr_a_fair keeps the shape of
- * Pup/Pdown and changes:
- *  - the cwnd target in PROBE_BW: bw x (min_rtt + fair_cwnd_queue_us) +
- *    fair_cwnd_pkts, the same queueing time and the same number of queued
- *    packets for every flow (5 ms and 32 by default). With the time term
- *    alone, flows whose caps bind share a queue Q = Qa in any split, and
- *    the short flow's max filter, 10 of its short rounds, sheds bandwidth
- *    faster whenever Q > Qa: the split drifts to the long flow. With the
- *    packet term each flow queues alpha = x x (Q - Qa) packets, so x is
- *    the same for all (Vegas' equilibrium). Probing only fills the
- *    allowance (fair_cwnd_probe=1 scales min_rtt by the gain);
- *  - phase 0 always probes with Pup (fair_probe_hold=1: hold while queued);
- *  - phase 1 drains with Pdown while the queueing delay this ACK saw,
- *    rtt - min_rtt, exceeds fair_queue_us (one signal every flow on the
- *    bottleneck sees alike), or the flow is lossy;
- *  - rtt_max is taken in PROBE_BW only and refreshed every 10 s (the min_rtt
- *    window), so the STARTUP queue does not fix phi for a lifetime;
- *  - phi is the queueing delays' ratio, (rtt - min_rtt) / (rtt_max - min_rtt)
- *    (fair_gains=2; 0.4.0), not rtt / rtt_max. For one queue q, BBR-A's phi
- *    is (d + q) / (d + q_max): nearer 1 the longer the base RTT d, so the
- *    long flow always probes up less and drains more. Under BBRv1's cwnd
- *    that offsets its larger queue share; under the cap above, which already
- *    removes that share, it hands bandwidth to the short flow whenever the
- *    caps do not bind: with random loss (Jain 0.82 at 6 %) and in shallow
- *    buffers (0.92 at 0.1 BDP). Flows on one bottleneck see one queue and
- *    so nearly one queueing delays' phi, whatever their base RTTs.
- * ========================================================================
- */
-
-/*
- * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
- * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
- * fair_cwnd_queue_us of queueing time at bw, the same for every flow, plus
- * fair_cwnd_pkts packets. Other states, and both allowances 0, keep BBRv1's
- * gain x BDP.
- */
-static u32 bbr_a_fair_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
-{
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 queue_us = bbr_a_param_val(fair_cwnd_queue_us);
-	u32 pkts = bbr_a_param_val(fair_cwnd_pkts);
-	u64 w;
-
-	if ((!queue_us && !pkts) || bbr->mode != BBR_PROBE_BW ||
-	    unlikely(bbr->min_rtt_us == ~0U))
-		return bbr_bdp(sk, bw, gain);
-
-	w = bbr->min_rtt_us;
-	if (bbr_a_param_val(fair_cwnd_probe))
-		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
-	w += queue_us;
-	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
-}
-
-/*
- * Has bbr_a_fair's probe-up phase done all the cwnd lets it do? BBRv1 ends
- * the phase once inflight reaches pacing_gain x BDP, below its 2 BDP cap.
- * bbr_a_fair's cap, BDP + Qa x bw + alpha, is little more than the BDP for a
- * long-RTT flow, and a probe that waits for an inflight the cap forbids
- * never ends: phase 0 then lasts until a loss and the flow never reaches
- * its drain phase (the 100 ms flow of the 10 vs 100 ms traces, for seconds
- * at a time). So the phase also ends once the flow is cwnd-limited.
- */
-static bool bbr_a_fair_probe_capped(struct sock *sk)
-{
-	return tcp_sk(sk)->is_cwnd_limited;
-}
-
-/* ====================== end of BBR-A fair (bbr_a_fair) ================== */
-
-/* The cwnd target's BDP part: gain * BDP in BBRv1 and bbr_a. */
-static u32 bbr_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
-{
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-
-	switch (bbr->algo) {
-	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_cwnd_bdp(sk, bw, gain);
-	default:
-		return bbr_bdp(sk, bw, gain);
-	}
+	return max(cwnd, bbr->prior_cwnd);
 }
 
 /*
@@ -898,16 +635,16 @@ static u32 bbr_cwnd_bdp(struct sock *sk, u32 bw, u32 gain)
  * packet delivered), slow start toward the target after it, and the saved cwnd
  * restored when recovery ends. Returns true while conserving packets.
  */
-static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
-					       const struct rate_sample *rs,
-					       u32 acked, u32 *new_cwnd)
+static __always_inline bool
+bbr_set_cwnd_to_recover_or_restore(struct sock *sk, const struct bbr_ctx *c,
+				   const struct rate_sample *rs, u32 acked,
+				   u32 *new_cwnd, const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	u8 prev_state = bbr->prev_ca_state;
 	u8 state = inet_csk(sk)->icsk_ca_state;
 	u32 cwnd = tcp_snd_cwnd(tp);
-	bool da = bbr_da_on(bbr);
 
 	/* Lost packets left the network: take them out of cwnd first. */
 	if (rs->losses > 0)
@@ -916,22 +653,19 @@ static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
 	if (state == TCP_CA_Recovery && prev_state != TCP_CA_Recovery) {
 		/* Recovery begins: conserve packets for one round, from now. */
 		bbr->packet_conservation = 1;
-		bbr_a_end_loss_round(sk);
+		bbr_hook_round_end(sk, c, algo);
 		bbr->next_rtt_delivered = tp->delivered;
 		/* Drop cwnd that TSQ, TSO deferral or the app left unused. */
-		cwnd = da ? max(tcp_packets_in_flight(tp), 1U) :
-			    tcp_packets_in_flight(tp) + acked;
+		cwnd = bbr_hook_recovery_cwnd(sk, c, acked, algo);
 	} else if (prev_state >= TCP_CA_Recovery && state < TCP_CA_Recovery) {
 		/* Recovery is over: go back to the cwnd we had before. */
-		if (!da)
-			cwnd = max(cwnd, bbr->prior_cwnd);
+		cwnd = bbr_hook_recovery_end_cwnd(sk, c, cwnd, algo);
 		bbr->packet_conservation = 0;
 	}
 	bbr->prev_ca_state = state;
 
 	if (bbr->packet_conservation) {
-		*new_cwnd = da ? cwnd :
-			    max(cwnd, tcp_packets_in_flight(tp) + acked);
+		*new_cwnd = bbr_hook_conserve_cwnd(sk, c, cwnd, acked, algo);
 		return true;
 	}
 	*new_cwnd = cwnd;
@@ -939,19 +673,23 @@ static bool bbr_set_cwnd_to_recover_or_restore(struct sock *sk,
 }
 
 /*
- * Move cwnd toward gain * BDP (plus aggregation and quantisation budgets):
- * grow by what was ACKed, and once the pipe was full, cut straight down.
+ * Move cwnd toward the target (gain * BDP, or the algorithm's, plus
+ * aggregation and quantisation budgets): grow by what was ACKed, and once
+ * the pipe was full, cut straight down.
  */
-static void bbr_set_cwnd(struct sock *sk, const struct rate_sample *rs,
-			 u32 acked, u32 bw, u32 gain)
+static __always_inline void bbr_set_cwnd(struct sock *sk,
+					 const struct bbr_ctx *c,
+					 const struct rate_sample *rs,
+					 u32 acked, u32 bw, u32 gain,
+					 const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tp), target;
 
-	if (acked && !bbr_set_cwnd_to_recover_or_restore(sk, rs, acked,
-							 &cwnd)) {
-		target = bbr_cwnd_bdp(sk, bw, gain) +
+	if (acked && !bbr_set_cwnd_to_recover_or_restore(sk, c, rs, acked,
+							 &cwnd, algo)) {
+		target = bbr_hook_cwnd_target(sk, c, bw, gain, algo) +
 			 bbr_ack_aggregation_cwnd(sk);
 		target = bbr_quantization_budget(sk, target);
 
@@ -965,28 +703,29 @@ static void bbr_set_cwnd(struct sock *sk, const struct rate_sample *rs,
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 	if (bbr->mode == BBR_PROBE_RTT)
 		tcp_snd_cwnd_set(tp, min(tcp_snd_cwnd(tp),
-					 bbr_probe_rtt_cwnd(bbr)));
+					 bbr_hook_probe_rtt_cwnd(sk, c, algo)));
 }
 
 /*
  * Should PROBE_BW move to its next phase? Cruising phases last one min_rtt.
  * Probing up lasts at least one min_rtt and until inflight reaches
- * gain * BDP or packets are lost; probing down ends after one min_rtt or as
- * soon as inflight is back to one BDP.
+ * gain * BDP or packets are lost (or the algorithm ends it); probing down
+ * ends after one min_rtt or as soon as inflight is back to one BDP.
  */
-static bool bbr_is_next_cycle_phase(struct sock *sk,
-				    const struct rate_sample *rs)
+static __always_inline bool
+bbr_is_next_cycle_phase(struct sock *sk, const struct bbr_ctx *c,
+			const struct rate_sample *rs, const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 elapsed = bbr_a_us_since(tp->delivered_mstamp, bbr->cycle_stamp);
+	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 elapsed = bbr_us_since(tp->delivered_mstamp, bbr->cycle_stamp);
 	bool full_length = elapsed > bbr->min_rtt_us;
 	u32 inflight, bw;
 
 	if (bbr->pacing_gain == BBR_UNIT)
 		return full_length;
-	if (bbr->algo == BBR_ALGO_BBQ && bbr->pacing_gain > BBR_UNIT &&
-	    bbq_probe_done(sk, rs, elapsed))
+	if (bbr->pacing_gain > BBR_UNIT &&
+	    bbr_hook_probe_up_done(sk, c, rs, elapsed, full_length, algo))
 		return true;
 
 	inflight = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
@@ -995,34 +734,38 @@ static bool bbr_is_next_cycle_phase(struct sock *sk,
 	if (bbr->pacing_gain > BBR_UNIT)
 		return full_length &&
 		       (rs->losses ||
-			inflight >= bbr_inflight(sk, bw, bbr->pacing_gain) ||
-			(bbr_a_is_fair(bbr) && bbr_a_fair_probe_capped(sk)));
+			inflight >= bbr_inflight(sk, c, bw, bbr->pacing_gain,
+						 algo));
 
-	return full_length || inflight <= bbr_inflight(sk, bw, BBR_UNIT);
+	return full_length || inflight <= bbr_inflight(sk, c, bw, BBR_UNIT,
+						       algo);
 }
 
 static void bbr_advance_cycle_phase(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->cycle_idx = (bbr->cycle_idx + 1) & (CYCLE_LEN - 1);
 	bbr->cycle_stamp = (u32)tp->delivered_mstamp;
 }
 
-static void bbr_update_cycle_phase(struct sock *sk,
-				   const struct rate_sample *rs)
+static __always_inline void bbr_update_cycle_phase(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   const struct rate_sample *rs,
+						   const enum bbr_algo algo)
 {
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 
-	if (bbr->mode == BBR_PROBE_BW && bbr_is_next_cycle_phase(sk, rs))
+	if (bbr->mode == BBR_PROBE_BW &&
+	    bbr_is_next_cycle_phase(sk, c, rs, algo))
 		bbr_advance_cycle_phase(sk);
 }
 
 /* STARTUP's gains are set here too, so get_info reports them before an ACK. */
 static void bbr_reset_startup_mode(struct sock *sk)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->mode = BBR_STARTUP;
 	bbr->pacing_gain = bbr_high_gain;
@@ -1035,7 +778,7 @@ static void bbr_reset_startup_mode(struct sock *sk)
  */
 static void bbr_reset_probe_bw_mode(struct sock *sk)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->mode = BBR_PROBE_BW;
 	bbr->cycle_idx = CYCLE_LEN - 1 - get_random_u32_below(bbr_cycle_rand);
@@ -1057,7 +800,7 @@ static void bbr_reset_mode(struct sock *sk)
 static void bbr_reset_lt_bw_sampling_interval(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->lt_rtt_cnt = 0;
 	bbr->lt_last_lost = tp->lost;
@@ -1068,7 +811,7 @@ static void bbr_reset_lt_bw_sampling_interval(struct sock *sk)
 /* Forget any policer: no long-term rate, not using one, not sampling. */
 static void bbr_reset_lt_bw_sampling(struct sock *sk)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->lt_is_sampling = 0;
 	bbr->lt_use_bw = 0;
@@ -1083,7 +826,7 @@ static void bbr_reset_lt_bw_sampling(struct sock *sk)
  */
 static void bbr_lt_bw_interval_done(struct sock *sk, u32 bw)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	u32 diff;
 
 	if (bbr->lt_bw) {
@@ -1110,7 +853,7 @@ static void bbr_lt_bw_interval_done(struct sock *sk, u32 bw)
 static void bbr_lt_bw_sampling(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	u32 lost, delivered, t;
 	u64 bw;
 
@@ -1168,10 +911,13 @@ static void bbr_lt_bw_sampling(struct sock *sk, const struct rate_sample *rs)
 }
 
 /* Count packet-timed rounds and feed the delivery rate to the bw filter. */
-static void bbr_update_bw(struct sock *sk, const struct rate_sample *rs)
+static __always_inline void bbr_update_bw(struct sock *sk,
+					  const struct bbr_ctx *c,
+					  const struct rate_sample *rs,
+					  const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	u64 bw;
 
 	bbr->round_start = 0;
@@ -1180,9 +926,9 @@ static void bbr_update_bw(struct sock *sk, const struct rate_sample *rs)
 
 	/* A round ends when a packet sent after it began is delivered. */
 	if (!before(rs->prior_delivered, bbr->next_rtt_delivered)) {
-		bbr_a_end_loss_round(sk);
+		bbr_hook_round_end(sk, c, algo);
 		bbr->next_rtt_delivered = tp->delivered;
-		bbr->rtt_cnt++;
+		bbr_a_maxfilt_next_round(&bbr->bw, bbr_bw_rtts);
 		bbr->round_start = 1;
 		bbr->packet_conservation = 0;
 	}
@@ -1195,42 +941,60 @@ static void bbr_update_bw(struct sock *sk, const struct rate_sample *rs)
 	 */
 	bw = div64_long((u64)rs->delivered * BW_UNIT, rs->interval_us);
 	if (!rs->is_app_limited || bw >= bbr_max_bw(sk))
-		minmax_running_max(&bbr->bw, bbr_bw_rtts, bbr->rtt_cnt, bw);
+		bbr_a_maxfilt_update(&bbr->bw, bbr_bw_rtts, bw);
 }
 
-/* STARTUP is over once max bw grew by less than 25 % for three rounds. */
+/*
+ * The end of STARTUP: at each round that was not app-limited, the round's
+ * max bw either grew by 25 % over the last bw that grew (a new reference,
+ * and the count starts over) or did not (one more round without growth).
+ * Three rounds without growth, and the pipe counts as full.
+ */
 static void bbr_check_full_bw_reached(struct sock *sk,
 				      const struct rate_sample *rs)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
-	u32 bw_thresh;
+	struct bbr *bbr = inet_csk_ca(sk);
+	u32 bw = bbr_max_bw(sk);
+	u32 grown;
 
-	if (bbr_full_bw_reached(sk) || !bbr->round_start || rs->is_app_limited)
+	if (bbr->full_bw_reached || !bbr->round_start || rs->is_app_limited)
 		return;
 
-	bw_thresh = (u64)bbr->full_bw * bbr_full_bw_thresh >> BBR_SCALE;
-	if (bbr_max_bw(sk) >= bw_thresh) {
-		bbr->full_bw = bbr_max_bw(sk);
-		bbr->full_bw_cnt = 0;
+	grown = (u64)bbr->full_bw * bbr_full_bw_thresh >> BBR_SCALE;
+	if (bw < grown) {
+		bbr->full_bw_cnt++;
+		if (bbr->full_bw_cnt >= bbr_full_bw_cnt)
+			bbr->full_bw_reached = 1;
 		return;
 	}
-	++bbr->full_bw_cnt;
-	bbr->full_bw_reached = bbr->full_bw_cnt >= bbr_full_bw_cnt;
+	bbr->full_bw = bw;
+	bbr->full_bw_cnt = 0;
 }
 
-/* STARTUP -> DRAIN when the pipe is full; DRAIN -> PROBE_BW at one BDP. */
-static void bbr_check_drain(struct sock *sk, const struct rate_sample *rs)
+/*
+ * STARTUP hands over to DRAIN on the ACK that finds the pipe full; DRAIN
+ * hands over to PROBE_BW once no more than one BDP (with its budgets) will
+ * be in the network when the next packet leaves, possibly on that same ACK.
+ * ssthresh reports the pipe's estimated size to tcp_info.
+ */
+static __always_inline void bbr_check_drain(struct sock *sk,
+					    const struct bbr_ctx *c,
+					    const enum bbr_algo algo)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
+	u32 pipe;
 
-	if (bbr->mode == BBR_STARTUP && bbr_full_bw_reached(sk)) {
+	if (bbr->mode == BBR_STARTUP && bbr->full_bw_reached) {
 		bbr->mode = BBR_DRAIN;
-		tcp_sk(sk)->snd_ssthresh =
-			bbr_inflight(sk, bbr_max_bw(sk), BBR_UNIT);
+		tp->snd_ssthresh = bbr_inflight(sk, c, bbr_max_bw(sk),
+						BBR_UNIT, algo);
 	}
-	if (bbr->mode == BBR_DRAIN &&
-	    bbr_packets_in_net_at_edt(sk, tcp_packets_in_flight(tcp_sk(sk))) <=
-	    bbr_inflight(sk, bbr_max_bw(sk), BBR_UNIT))
+	if (bbr->mode != BBR_DRAIN)
+		return;
+
+	pipe = bbr_inflight(sk, c, bbr_max_bw(sk), BBR_UNIT, algo);
+	if (bbr_packets_in_net_at_edt(sk, tcp_packets_in_flight(tp)) <= pipe)
 		bbr_reset_probe_bw_mode(sk);
 }
 
@@ -1238,7 +1002,7 @@ static void bbr_check_drain(struct sock *sk, const struct rate_sample *rs)
 static void bbr_check_probe_rtt_done(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	if (!bbr->probe_rtt_done_stamp ||
 	    !after(tcp_jiffies32, bbr->probe_rtt_done_stamp))
@@ -1254,16 +1018,19 @@ static void bbr_check_probe_rtt_done(struct sock *sk)
  * 10 s old (but not from a possibly delayed ACK), replaces it. An expired
  * filter also sends the flow to PROBE_RTT, unless it is just back from idle.
  */
-static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
+static __always_inline void bbr_update_min_rtt(struct sock *sk,
+					       const struct bbr_ctx *c,
+					       const struct rate_sample *rs,
+					       const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	bool expired;
 
 	expired = after(tcp_jiffies32,
 			bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ);
-	if (expired && bbr_da_on(bbr))
-		bbr_da_min_rtt_expired(sk, rs);
+	if (expired)
+		bbr_hook_min_rtt_expired(sk, c, rs, algo);
 	if (rs->rtt_us >= 0 &&
 	    (rs->rtt_us < bbr->min_rtt_us ||
 	     (expired && !rs->is_ack_delayed))) {
@@ -1274,9 +1041,7 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 	if (bbr_probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
 	    bbr->mode != BBR_PROBE_RTT) {
 		bbr->mode = BBR_PROBE_RTT;
-		if (bbr_da_on(bbr))
-			bbr->da.probe_rtt_cwnd = max(tcp_snd_cwnd(tp) / 3,
-						     bbr_cwnd_min_target);
+		bbr_hook_probe_rtt_enter(sk, c, algo);
 		bbr_save_cwnd(sk);
 		bbr->probe_rtt_done_stamp = 0;
 	}
@@ -1286,12 +1051,13 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		tp->app_limited =
 			(tp->delivered + tcp_packets_in_flight(tp)) ? : 1;
 		if (!bbr->probe_rtt_done_stamp &&
-		    tcp_packets_in_flight(tp) <= bbr_probe_rtt_cwnd(bbr)) {
-			/* At 4 packets: hold for 200 ms and one round. */
+		    tcp_packets_in_flight(tp) <=
+		    bbr_hook_probe_rtt_cwnd(sk, c, algo)) {
+			/* At the floor: hold for 200 ms and one round. */
 			bbr->probe_rtt_done_stamp = tcp_jiffies32 +
 				msecs_to_jiffies(bbr_probe_rtt_mode_ms);
 			bbr->probe_rtt_round_done = 0;
-			bbr_a_end_loss_round(sk);
+			bbr_hook_round_end(sk, c, algo);
 			bbr->next_rtt_delivered = tp->delivered;
 		} else if (bbr->probe_rtt_done_stamp) {
 			if (bbr->round_start)
@@ -1304,164 +1070,146 @@ static void bbr_update_min_rtt(struct sock *sk, const struct rate_sample *rs)
 		bbr->idle_restart = 0;
 }
 
-/* The PROBE_BW pacing gain of this socket's algorithm. */
-static u32 bbr_probe_bw_gain(struct sock *sk, const struct rate_sample *rs)
+/*
+ * The pacing and cwnd gains of the current state and phase. pacing_gain is
+ * the phase's gain, which the phase logic reads; the algorithm may pace at
+ * another in the first round of recovery (bbr_hook_pacing_gain()).
+ */
+static __always_inline void bbr_update_gains(struct sock *sk,
+					     const struct bbr_ctx *c,
+					     const struct rate_sample *rs,
+					     const enum bbr_algo algo)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
+	u32 gain;
 
-	switch (bbr->algo) {
-	case BBR_ALGO_A:
-	case BBR_ALGO_A_FAIR:
-		return bbr_a_probe_bw_gain(sk, rs);
-	default:
-		bbr->gain_why = BBR_A_WHY_FIXED;
-		return bbr_cycle_gain[bbr->cycle_idx];
-	}
-}
-
-static void bbr_update_gains(struct sock *sk, const struct rate_sample *rs)
-{
-	struct bbr_a *bbr = inet_csk_ca(sk);
-
+	bbr->gain_why = BBR_WHY_FIXED;
 	switch (bbr->mode) {
 	case BBR_STARTUP:
-		bbr->pacing_gain = bbr_high_gain;
+		gain = bbr_high_gain;
 		bbr->cwnd_gain = bbr_high_gain;
 		break;
 	case BBR_DRAIN:
-		bbr->pacing_gain = bbr_drain_gain;
+		gain = bbr_drain_gain;
 		bbr->cwnd_gain = bbr_high_gain;
 		break;
 	case BBR_PROBE_BW:
 		if (bbr->lt_use_bw) {
-			bbr->pacing_gain = BBR_UNIT;
-			bbr->gain_why = BBR_A_WHY_LT_BW;
+			gain = BBR_UNIT;
+			bbr->gain_why = BBR_WHY_LT_BW;
 		} else {
-			bbr->pacing_gain = bbr_probe_bw_gain(sk, rs);
+			gain = bbr_hook_probe_bw_gain(sk, c, rs, algo);
 		}
 		bbr->cwnd_gain = bbr_cwnd_gain;
-		return;
-	case BBR_PROBE_RTT:
-		bbr->pacing_gain = BBR_UNIT;
+		break;
+	default:	/* BBR_PROBE_RTT */
+		gain = BBR_UNIT;
 		bbr->cwnd_gain = BBR_UNIT;
 		break;
 	}
-	bbr->gain_why = BBR_A_WHY_FIXED;
-	/* da_bbr paces at 3/4 in the first round of recovery */
-	if (bbr->packet_conservation && bbr_da_on(bbr))
-		bbr->pacing_gain = BBR_UNIT * 3 / 4;
+	bbr->pacing_gain = gain;
+	if (bbr_hook_pacing_gain(sk, c, gain, algo) != gain)
+		bbr->gain_why = BBR_WHY_RECOVERY;
 }
 
 /*
- * One bbr_a_gain event per packet-timed round and one when the reason for the
- * gain changes; nothing is computed while the tracepoint is off.
+ * A bbr_a_gain event: on an ACK, one per packet-timed round and one when the
+ * reason for the gain changes; on an RTO, always (rtt_us -1, ev 1). Nothing
+ * is computed while the tracepoint is off.
  */
-static void bbr_trace_gain(struct sock *sk, const struct rate_sample *rs,
-			   u8 prev_why)
+static __always_inline void bbr_trace_gain(struct sock *sk,
+					   const struct bbr_ctx *c,
+					   bool rto, u8 prev_why,
+					   const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
-	struct bbr_a_snapshot snap;
+	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_snapshot snap = {};
 
 	if (!trace_bbr_a_gain_enabled() ||
-	    (!bbr->round_start && bbr->gain_why == prev_why))
+	    (!rto && !bbr->round_start && bbr->gain_why == prev_why))
 		return;
 
-	snap.algo = bbr->algo;
+	snap.algo = algo;
+	snap.ev = rto;
 	snap.mode = bbr->mode;
 	snap.phase = bbr->cycle_idx;
 	snap.why = bbr->gain_why;
-	snap.pacing_gain = bbr->pacing_gain;
+	snap.pacing_gain = bbr_hook_pacing_gain(sk, c, bbr->pacing_gain, algo);
 	snap.cwnd_gain = bbr->cwnd_gain;
-	snap.rtt_us = rs->rtt_us;
-	snap.rtt_max_us = bbr->algo <= BBR_ALGO_A_FAIR ? bbr->a.rtt_max_us : 0;
+	snap.rtt_us = c->rtt_us;
 	snap.min_rtt_us = bbr->min_rtt_us;
 	snap.bw_bps = (u64)bbr_bw(sk) * tp->mss_cache * USEC_PER_SEC * 8 >>
 		      BW_SCALE;
 	snap.cwnd = tcp_snd_cwnd(tp);
 	snap.inflight = tcp_packets_in_flight(tp);
 	snap.cwnd_limited = tp->is_cwnd_limited;
+	bbr_hook_trace(sk, &snap, algo);
 	trace_bbr_a_gain(sk, &snap);
 }
 
-/* What an algorithm notes from every ACK. */
-static void bbr_update_algo_state(struct sock *sk, const struct rate_sample *rs)
+static __always_inline void bbr_update_model(struct sock *sk,
+					     const struct bbr_ctx *c,
+					     const struct rate_sample *rs,
+					     const enum bbr_algo algo)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
-
-	switch (bbr->algo) {
-	case BBR_ALGO_A:
-	case BBR_ALGO_A_FAIR:
-		bbr_a_update_rtt_max(sk, rs);
-		break;
-	case BBR_ALGO_DA_BBR:
-		bbr->da.rtt_us = rs->rtt_us;
-		break;
-	default:
-		break;
-	}
-}
-
-static void bbr_update_model(struct sock *sk, const struct rate_sample *rs)
-{
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u8 prev_why = bbr->gain_why;	/* bbr_trace_gain() reports a change */
 
-	bbr_update_bw(sk, rs);
-	bbr_update_algo_state(sk, rs);
+	bbr_update_bw(sk, c, rs, algo);
+	bbr_hook_on_ack(sk, c, rs, algo);
 	bbr_update_ack_aggregation(sk, rs);
-	bbr_update_cycle_phase(sk, rs);
+	bbr_update_cycle_phase(sk, c, rs, algo);
 	bbr_check_full_bw_reached(sk, rs);
-	bbr_check_drain(sk, rs);
-	bbr_update_min_rtt(sk, rs);
-	bbr_update_gains(sk, rs);
-	bbr_trace_gain(sk, rs, prev_why);
+	bbr_check_drain(sk, c, algo);
+	bbr_update_min_rtt(sk, c, rs, algo);
+	bbr_update_gains(sk, c, rs, algo);
+	bbr_trace_gain(sk, c, false, prev_why, algo);
 }
 
 /* Called on every ACK with the rate sample it produced. */
-static BBR_A_CONG_CONTROL(bbr_main)
+static __always_inline void bbr_main(struct sock *sk,
+				     const struct rate_sample *rs,
+				     const enum bbr_algo algo)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_ctx c;
 	u32 bw;
 
-	bbr_update_model(sk, rs);
+	c.rtt_us = rs->rtt_us;
+	bbr_hook_load(&c, algo);
+	bbr_update_model(sk, &c, rs, algo);
 
 	bw = bbr_bw(sk);
-	bbr_set_pacing_rate(sk, bw, bbr->pacing_gain);
-	bbr_set_cwnd(sk, rs, rs->acked_sacked, bw, bbr->cwnd_gain);
+	bbr_set_pacing_rate(sk, bw,
+			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
+	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
 }
 
-static void bbr_init(struct sock *sk, enum bbr_algo algo)
+static __always_inline void bbr_init(struct sock *sk, const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
+	BUILD_BUG_ON(sizeof(struct bbr) > ICSK_CA_PRIV_SIZE);
 	memset(bbr, 0, sizeof(*bbr));
-	bbr->algo = algo;
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr->prev_ca_state = TCP_CA_Open;
 	bbr->min_rtt_us = tcp_min_rtt(tp);
 	bbr->min_rtt_stamp = tcp_jiffies32;
-	minmax_reset(&bbr->bw, bbr->rtt_cnt, 0);
+	bbr_a_maxfilt_reset(&bbr->bw, 0);
 	bbr_init_pacing_rate_from_rtt(sk);
 	bbr_reset_lt_bw_sampling(sk);
 	bbr_reset_startup_mode(sk);
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
-	if (algo == BBR_ALGO_DA_BBR) {
-		bbr->da.prev_min_rtt_us = bbr->min_rtt_us;
-		bbr->da.rtt_us = -1;
-		bbr->da.probe_rtt_cwnd = bbr_cwnd_min_target;
-	} else {
-		bbr->a.round_lost = tp->lost;
-		bbr->a.rtt_max_stamp = tcp_jiffies32;
-	}
+	bbr_hook_init(sk, algo);
 
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 }
 
 /* BBR keeps up to 2 BDP in flight plus budgets: ask for 3x sndbuf. */
-static u32 bbr_a_sndbuf_expand(struct sock *sk)
+static u32 bbr_sndbuf_expand(struct sock *sk)
 {
 	return 3;
 }
@@ -1470,9 +1218,9 @@ static u32 bbr_a_sndbuf_expand(struct sock *sk)
  * The loss that cut cwnd was spurious: keep cwnd where it is, but restart
  * full-pipe detection and long-term sampling, which that loss fed.
  */
-static u32 bbr_a_undo_cwnd(struct sock *sk)
+static u32 bbr_undo_cwnd(struct sock *sk)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr->full_bw = 0;
 	bbr->full_bw_cnt = 0;
@@ -1481,18 +1229,18 @@ static u32 bbr_a_undo_cwnd(struct sock *sk)
 }
 
 /* BBR does not use ssthresh for its own cwnd; remember cwnd for restore. */
-static u32 bbr_a_ssthresh(struct sock *sk)
+static u32 bbr_ssthresh(struct sock *sk)
 {
 	bbr_save_cwnd(sk);
 	return tcp_sk(sk)->snd_ssthresh;
 }
 
 /* The standard BBR diagnostics, so that ss -ti shows bbr:(bw,mrtt,...). */
-static size_t bbr_a_get_info(struct sock *sk, u32 ext, int *attr,
-			     union tcp_cc_info *info)
+static size_t bbr_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct bbr_a *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u64 bw;
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
@@ -1510,96 +1258,402 @@ static size_t bbr_a_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(info->bbr);
 }
 
-/* An RTO ends the round and counts as a lossy long-term sample. */
-static void bbr_a_set_state(struct sock *sk, u8 new_state)
+/*
+ * An RTO: the core treats it as the end of a round (round_start, a lossy
+ * long-term sample) without moving the round's start, and the algorithm
+ * closes its loss round here, so that the losses the RTO declared are
+ * judged now and not charged to the round that follows.
+ */
+static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
+					  const enum bbr_algo algo)
 {
-	struct bbr_a *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct rate_sample rs = { .losses = 1 };
+	struct bbr_ctx c = { .rtt_us = -1 };
 
 	if (new_state != TCP_CA_Loss)
 		return;
 
+	bbr_hook_load(&c, algo);
+	bbr_hook_round_end(sk, &c, algo);
 	bbr->prev_ca_state = TCP_CA_Loss;
 	bbr->full_bw = 0;
 	bbr->round_start = 1;
 	bbr_lt_bw_sampling(sk, &rs);
+	bbr_trace_gain(sk, &c, true, bbr->gain_why, algo);
 }
 
-/* One init per registered name: it fixes the socket's algorithm. */
-static void bbr_a_init(struct sock *sk)
+/* ========================================================================
+ * The algorithms: each header holds one algorithm's parameters, socket
+ * state and hooks.
+ * ========================================================================
+ */
+#include "algos/bbr_a.h"
+#include "algos/bbr_a_fair.h"
+#include "algos/bbq.h"
+#include "algos/da_bbr.h"
+
+/* ========================================================================
+ * Hooks: where the core asks its algorithm, and BBRv1's answer otherwise.
+ * algo is a constant in every caller, so each switch folds away.
+ * ========================================================================
+ */
+
+/* Read the algorithm's module parameters into the ACK's context. */
+static __always_inline void bbr_hook_load(struct bbr_ctx *c,
+					  const enum bbr_algo algo)
 {
-	bbr_init(sk, BBR_ALGO_A);
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_load(c);
+		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_load(c);
+		break;
+	case BBR_ALGO_BBQ:
+		bbq_load(c);
+		break;
+	case BBR_ALGO_DA_BBR:
+		da_bbr_load(c);
+		break;
+	default:
+		break;
+	}
 }
 
-static void bbr_a_fair_init(struct sock *sk)
+/* A new socket: the algorithm's state, after the core's. */
+static __always_inline void bbr_hook_init(struct sock *sk,
+					  const enum bbr_algo algo)
 {
-	bbr_init(sk, BBR_ALGO_A_FAIR);
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_init_state(sk);
+		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_init_state(sk);
+		break;
+	case BBR_ALGO_DA_BBR:
+		da_bbr_init_state(sk);
+		break;
+	default:
+		break;
+	}
 }
 
-static void bbq_init(struct sock *sk)
+/* What the algorithm notes from every ACK, after the bw filter's update. */
+static __always_inline void bbr_hook_on_ack(struct sock *sk,
+					    const struct bbr_ctx *c,
+					    const struct rate_sample *rs,
+					    const enum bbr_algo algo)
 {
-	bbr_init(sk, BBR_ALGO_BBQ);
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_on_ack(sk, c, rs);
+		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_on_ack(sk, c, rs);
+		break;
+	default:
+		break;
+	}
 }
 
-static void da_bbr_init(struct sock *sk)
+/*
+ * A round ends (or recovery, PROBE_RTT or an RTO restarts it), before
+ * next_rtt_delivered moves to the new round.
+ */
+static __always_inline void bbr_hook_round_end(struct sock *sk,
+					       const struct bbr_ctx *c,
+					       const enum bbr_algo algo)
 {
-	bbr_init(sk, BBR_ALGO_DA_BBR);
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_round_end(sk, c);
+		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_round_end(sk, c);
+		break;
+	default:
+		break;
+	}
 }
 
-#define BBR_OPS(algo_name, init_fn)					\
+/* The gain for this PROBE_BW phase (not pacing at a policer's rate). */
+static __always_inline u32 bbr_hook_probe_bw_gain(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  const struct rate_sample *rs,
+						  const enum bbr_algo algo)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	switch (algo) {
+	case BBR_ALGO_A:
+		return bbr_a_probe_bw_gain(sk, c, rs);
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_probe_bw_gain(sk, c, rs);
+	default:
+		return bbr_cycle_gain[bbr->cycle_idx];
+	}
+}
+
+/*
+ * The gain to pace at, given the phase's: the algorithm's own in the first
+ * round of recovery. Called more than once per ACK: no side effects.
+ */
+static __always_inline u32 bbr_hook_pacing_gain(struct sock *sk,
+						const struct bbr_ctx *c,
+						u32 gain,
+						const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_pacing_gain(sk, c, gain);
+	default:
+		return gain;
+	}
+}
+
+/* bw x min_rtt, the BDP behind every inflight target, as the algorithm sees it. */
+static __always_inline u64 bbr_hook_bdp(struct sock *sk,
+					const struct bbr_ctx *c, u64 w,
+					const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_bdp(sk, c, w);
+	default:
+		return w;
+	}
+}
+
+/* The cwnd target before its budgets: gain x BDP in BBRv1. */
+static __always_inline u32 bbr_hook_cwnd_target(struct sock *sk,
+						const struct bbr_ctx *c,
+						u32 bw, u32 gain,
+						const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_cwnd_target(sk, c, bw, gain);
+	default:
+		return bbr_bdp(sk, c, bw, gain, algo);
+	}
+}
+
+/*
+ * End the probe-up phase now, before BBRv1's own test (at least a min_rtt,
+ * and inflight at gain x BDP or a loss)?
+ */
+static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   const struct rate_sample *rs,
+						   u32 elapsed_us,
+						   bool full_length,
+						   const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_probe_up_done(sk, full_length);
+	case BBR_ALGO_BBQ:
+		return bbq_probe_up_done(sk, c, rs, elapsed_us);
+	default:
+		return false;
+	}
+}
+
+/* The min_rtt filter expired; min_rtt still holds the old epoch's value. */
+static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const struct rate_sample *rs,
+						     const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		da_bbr_min_rtt_expired(sk, rs);
+		break;
+	default:
+		break;
+	}
+}
+
+/* PROBE_RTT begins (cwnd not yet saved). */
+static __always_inline void bbr_hook_probe_rtt_enter(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		da_bbr_probe_rtt_enter(sk);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The cwnd PROBE_RTT holds: 4 packets in BBRv1. */
+static __always_inline u32 bbr_hook_probe_rtt_cwnd(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_probe_rtt_cwnd(sk, c);
+	default:
+		return bbr_cwnd_min_target;
+	}
+}
+
+/* The cwnd recovery starts from. */
+static __always_inline u32 bbr_hook_recovery_cwnd(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  u32 acked,
+						  const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_recovery_cwnd(sk, c, acked);
+	default:
+		return bbr_recovery_cwnd(sk, acked);
+	}
+}
+
+/* The cwnd of the first round of recovery. */
+static __always_inline u32 bbr_hook_conserve_cwnd(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  u32 cwnd, u32 acked,
+						  const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_conserve_cwnd(sk, c, cwnd, acked);
+	default:
+		return bbr_conserve_cwnd(sk, cwnd, acked);
+	}
+}
+
+/* The cwnd when recovery ends. */
+static __always_inline u32 bbr_hook_recovery_end_cwnd(struct sock *sk,
+						      const struct bbr_ctx *c,
+						      u32 cwnd,
+						      const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_DA_BBR:
+		return da_bbr_recovery_end_cwnd(sk, c, cwnd);
+	default:
+		return bbr_recovery_end_cwnd(sk, cwnd);
+	}
+}
+
+/* The algorithm's part of a trace event. */
+static __always_inline void bbr_hook_trace(struct sock *sk,
+					   struct bbr_a_snapshot *snap,
+					   const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_trace(sk, snap);
+		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_trace(sk, snap);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ========================================================================
+ * Registration: per algorithm, the hooks of tcp_congestion_ops that depend
+ * on it, each the core compiled for that algorithm.
+ * ========================================================================
+ */
+#define BBR_ALGO_WRAPPERS(fn, algo)					\
+static void fn##_init(struct sock *sk)					\
+{									\
+	bbr_init(sk, algo);						\
+}									\
+static BBR_A_CONG_CONTROL(fn##_main)					\
+{									\
+	bbr_main(sk, rs, algo);						\
+}									\
+static void fn##_set_state(struct sock *sk, u8 new_state)		\
+{									\
+	bbr_set_state(sk, new_state, algo);				\
+}
+
+BBR_ALGO_WRAPPERS(bbr_a, BBR_ALGO_A)
+BBR_ALGO_WRAPPERS(bbr_a_fair, BBR_ALGO_A_FAIR)
+BBR_ALGO_WRAPPERS(bbq, BBR_ALGO_BBQ)
+BBR_ALGO_WRAPPERS(da_bbr, BBR_ALGO_DA_BBR)
+
+#define BBR_OPS(algo_name, fn)						\
 	{								\
 		.flags		= TCP_CONG_NON_RESTRICTED,		\
 		.name		= algo_name,				\
 		.owner		= THIS_MODULE,				\
-		.init		= init_fn,				\
-		.cong_control	= bbr_main,				\
-		.sndbuf_expand	= bbr_a_sndbuf_expand,			\
-		.undo_cwnd	= bbr_a_undo_cwnd,			\
-		.cwnd_event	= bbr_cwnd_event,			\
-		.ssthresh	= bbr_a_ssthresh,			\
+		.init		= fn##_init,				\
+		.cong_control	= fn##_main,				\
+		.set_state	= fn##_set_state,			\
+		.sndbuf_expand	= bbr_sndbuf_expand,			\
+		.undo_cwnd	= bbr_undo_cwnd,			\
+		BBR_A_OPS_TX_START(bbr_tx_start, bbr_cwnd_event),	\
+		.ssthresh	= bbr_ssthresh,				\
 		.min_tso_segs	= bbr_min_tso_segs,			\
-		.get_info	= bbr_a_get_info,			\
-		.set_state	= bbr_a_set_state,			\
+		.get_info	= bbr_get_info,				\
 	}
 
-/* The registrations, in enum bbr_algo order. */
+/*
+ * The registrations, in enum bbr_algo order. bbr_a, the module's own name,
+ * comes first and must register; a later name that another module holds
+ * already is skipped with a warning (the module stays loaded with the
+ * others), because failing the load at that point would unload a module
+ * whose earlier names sockets may have taken meanwhile.
+ */
 static struct tcp_congestion_ops bbr_ops[BBR_ALGO_NUM] __read_mostly = {
-	[BBR_ALGO_A]		= BBR_OPS("bbr_a", bbr_a_init),
-	[BBR_ALGO_A_FAIR]	= BBR_OPS("bbr_a_fair", bbr_a_fair_init),
-	[BBR_ALGO_BBQ]		= BBR_OPS("bbq", bbq_init),
-	[BBR_ALGO_DA_BBR]	= BBR_OPS("da_bbr", da_bbr_init),
+	[BBR_ALGO_A]		= BBR_OPS("bbr_a", bbr_a),
+	[BBR_ALGO_A_FAIR]	= BBR_OPS("bbr_a_fair", bbr_a_fair),
+	[BBR_ALGO_BBQ]		= BBR_OPS("bbq", bbq),
+	[BBR_ALGO_DA_BBR]	= BBR_OPS("da_bbr", da_bbr),
 };
 
-static int __init bbr_a_register(void)
+static bool bbr_registered[BBR_ALGO_NUM];
+
+static int __init bbr_module_init(void)
 {
 	int i, err;
 
-	BUILD_BUG_ON(sizeof(struct bbr_a) > ICSK_CA_PRIV_SIZE);
-	BUILD_BUG_ON(BBR_ALGO_NUM > 4);	/* bbr->algo has two bits */
-	for (i = 0; i < BBR_ALGO_NUM; i++) {
+	BUILD_BUG_ON(sizeof(struct bbr) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof_field(struct bbr, priv) < BBR_PRIV_MIN);
+	err = tcp_register_congestion_control(&bbr_ops[BBR_ALGO_A]);
+	if (err)
+		return err;
+	bbr_registered[BBR_ALGO_A] = true;
+	for (i = BBR_ALGO_A + 1; i < BBR_ALGO_NUM; i++) {
 		err = tcp_register_congestion_control(&bbr_ops[i]);
-		if (err) {
-			while (--i >= 0)
-				tcp_unregister_congestion_control(&bbr_ops[i]);
-			return err;
-		}
+		if (err)
+			pr_warn("tcp_bbr_a: %s not registered (error %d): another module has the name\n",
+				bbr_ops[i].name, err);
+		else
+			bbr_registered[i] = true;
 	}
 	return 0;
 }
 
-static void __exit bbr_a_unregister(void)
+static void __exit bbr_module_exit(void)
 {
 	int i;
 
 	for (i = 0; i < BBR_ALGO_NUM; i++)
-		tcp_unregister_congestion_control(&bbr_ops[i]);
+		if (bbr_registered[i])
+			tcp_unregister_congestion_control(&bbr_ops[i]);
 }
 
-module_init(bbr_a_register);
-module_exit(bbr_a_unregister);
+module_init(bbr_module_init);
+module_exit(bbr_module_exit);
 
+MODULE_AUTHOR("The tcp_bbr_a authors");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("TCP BBR-A (bbr_a: BBRv1 with the paper's RTT-adaptive PROBE_BW gains), bbr_a_fair (the project's own extension of BBR-A, not in the paper), and the baselines bbq and da_bbr");
+MODULE_DESCRIPTION("TCP BBR-A (bbr_a: BBRv1 with the paper's RTT-adaptive PROBE_BW gains), bbr_a_fair (the project's own extension of BBR-A, not in the paper), and the baselines bbq and da_bbr; BBRv1 core after Cardwell et al.");
 /* sysctl net.ipv4.tcp_congestion_control=NAME loads the module "tcp_NAME". */
 MODULE_ALIAS("tcp_bbr_a_fair");
 MODULE_ALIAS("tcp_bbq");

@@ -2,23 +2,24 @@
 /*
  * Kernel API differences that tcp_bbr_a.c meets, all in one place.
  *
- * Version checks rather than feature probes: every difference below is a
- * plain rename or signature change in mainline at a known release, and the
- * distribution kernels we support (Debian 6.1 and 6.12) follow mainline here.
- * Tested: 6.1 and 6.12. The < 6.1 branches are cheap and compile-untested.
+ * Each is decided by a feature probe of the headers the module is built
+ * against (Kbuild greps them and defines BBR_A_HAVE_*), not by the kernel
+ * version: distribution kernels backport API changes (Debian's 6.1.192 has
+ * get_random_u32_below, which mainline added in 6.2), and the probe reads
+ * what the build actually sees. Built and tested: Debian's 6.1, 6.12 and
+ * 7.x, and the UML 6.1 kernel the testbed builds.
  */
 #ifndef _BBR_A_COMPAT_H
 #define _BBR_A_COMPAT_H
 
-#include <linux/version.h>
 #include <net/tcp.h>
 
 /*
- * 6.10 passes the ACK sequence and the ACK flags to cong_control. BBR needs
+ * Since 6.10, cong_control also gets the ACK's sequence and flags. BBR needs
  * neither; BBR_A_CONG_CONTROL(fn) declares fn with whichever prototype the
  * kernel's struct tcp_congestion_ops expects, and the body uses sk and rs.
  */
-#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#ifdef BBR_A_HAVE_CONG_CONTROL_ACK_FLAG
 #define BBR_A_CONG_CONTROL(fn)						\
 	void fn(struct sock *sk, u32 ack, int flag,			\
 		const struct rate_sample *rs)
@@ -27,18 +28,38 @@
 	void fn(struct sock *sk, const struct rate_sample *rs)
 #endif
 
-/* 6.2 renamed prandom_u32_max() to get_random_u32_below(). */
-#if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
+/*
+ * Since 7.1, CA_EVENT_TX_START (the first send after idle) goes to its own
+ * hook, cwnd_event_tx_start, and no longer to cwnd_event. BBR needs no other
+ * event: BBR_A_OPS_TX_START(fn, ev) fills whichever member the kernel calls,
+ * and BBR_A_DEFINE_CWND_EVENT(ev, fn) defines, for older kernels, the
+ * cwnd_event ev that passes CA_EVENT_TX_START on to fn.
+ */
+#ifdef BBR_A_HAVE_CWND_EVENT_TX_START
+#define BBR_A_OPS_TX_START(fn, ev)	.cwnd_event_tx_start = (fn)
+#define BBR_A_DEFINE_CWND_EVENT(ev, fn)
+#else
+#define BBR_A_OPS_TX_START(fn, ev)	.cwnd_event = (ev)
+#define BBR_A_DEFINE_CWND_EVENT(ev, fn)					\
+static void ev(struct sock *sk, enum tcp_ca_event event)		\
+{									\
+	if (event == CA_EVENT_TX_START)					\
+		fn(sk);							\
+}
+#endif
+
+/* Older kernels: prandom_u32_max(), renamed get_random_u32_below() in 6.2. */
+#ifndef BBR_A_HAVE_GET_RANDOM_U32_BELOW
 #define get_random_u32_below(ceil)	prandom_u32_max(ceil)
 #endif
 
-/* 6.0 split the GSO limit; the legacy 64 KB one is what BBR sizes TSO by. */
+/* Before 6.0 there was one GSO limit; the legacy 64 KB one sizes TSO here. */
 #ifndef GSO_LEGACY_MAX_SIZE
 #define GSO_LEGACY_MAX_SIZE		GSO_MAX_SIZE
 #endif
 
-/* 5.19 wrapped tp->snd_cwnd in accessors. */
-#if KERNEL_VERSION(5, 19, 0) > LINUX_VERSION_CODE
+/* Before 5.19, tp->snd_cwnd had no accessors. */
+#ifndef BBR_A_HAVE_TCP_SND_CWND_SET
 static inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
 {
 	return tp->snd_cwnd;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoint bbr_a:bbr_a_gain: the state behind a bbr_a / bbr_a_fair socket's
- * pacing gain, once per packet-timed round and whenever the reason for the
- * gain changes. Enable and read it through tracefs:
+ * Tracepoint bbr_a:bbr_a_gain: the state behind a tcp_bbr_a socket's pacing
+ * gain, once per packet-timed round, whenever the reason for the gain
+ * changes, and at each RTO. Enable and read it through tracefs:
  *
  *	echo 1 > /sys/kernel/tracing/events/bbr_a/bbr_a_gain/enable
  *	cat /sys/kernel/tracing/trace_pipe
@@ -24,18 +24,21 @@
 /* What one event reports; filled by bbr_trace_gain(). */
 struct bbr_a_snapshot {
 	u8	algo;		/* enum bbr_algo */
-	u8	mode;		/* enum bbr_a_mode */
+	u8	ev;		/* 0 an ACK, 1 an RTO */
+	u8	mode;		/* enum bbr_mode */
 	u8	phase;		/* PROBE_BW cycle_idx */
-	u8	why;		/* enum bbr_a_why */
+	u8	why;		/* enum bbr_why */
 	u32	pacing_gain;	/* x 256 */
 	u32	cwnd_gain;	/* x 256 */
 	s32	rtt_us;		/* this ACK's RTT sample, -1 if none */
-	u32	rtt_max_us;	/* phi's denominator, 0 if none yet */
+	u32	rtt_max_us;	/* phi's denominator, 0 if none (or no phi) */
 	u32	min_rtt_us;
 	u64	bw_bps;		/* the model's bottleneck bw, bit/s */
 	u32	cwnd;		/* packets */
 	u32	inflight;	/* packets */
 	bool	cwnd_limited;	/* tp->is_cwnd_limited: cwnd bound last window */
+	bool	lossy;		/* the last loss round lost > loss_thresh */
+	u32	round_lost;	/* packets lost since the loss round began */
 };
 #endif
 
@@ -49,6 +52,7 @@ TRACE_EVENT(bbr_a_gain,
 		__field(u16, sport)
 		__field(u16, dport)
 		__field(u8, algo)
+		__field(u8, ev)
 		__field(u8, mode)
 		__field(u8, phase)
 		__field(u8, why)
@@ -61,12 +65,15 @@ TRACE_EVENT(bbr_a_gain,
 		__field(u32, cwnd)
 		__field(u32, inflight)
 		__field(u8, cwnd_limited)
+		__field(u8, lossy)
+		__field(u32, round_lost)
 	),
 
 	TP_fast_assign(
 		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
 		__entry->algo = s->algo;
+		__entry->ev = s->ev;
 		__entry->mode = s->mode;
 		__entry->phase = s->phase;
 		__entry->why = s->why;
@@ -79,14 +86,17 @@ TRACE_EVENT(bbr_a_gain,
 		__entry->cwnd = s->cwnd;
 		__entry->inflight = s->inflight;
 		__entry->cwnd_limited = s->cwnd_limited;
+		__entry->lossy = s->lossy;
+		__entry->round_lost = s->round_lost;
 	),
 
-	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u",
+	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u",
 		  __entry->sport, __entry->dport, __entry->algo,
 		  __entry->mode, __entry->phase, __entry->why,
 		  __entry->pacing_gain, __entry->cwnd_gain, __entry->rtt_us,
 		  __entry->rtt_max_us, __entry->min_rtt_us, __entry->bw_bps,
-		  __entry->cwnd, __entry->inflight, __entry->cwnd_limited)
+		  __entry->cwnd, __entry->inflight, __entry->cwnd_limited,
+		  __entry->lossy, __entry->round_lost, __entry->ev)
 );
 
 #endif /* _BBR_A_TRACE_H */

@@ -39,8 +39,11 @@ checkpatch() {
 	fi
 }
 checkpatch tcp_bbr_a.c MACRO_ARG_REUSE
-checkpatch include/bbr_a_compat.h LINUX_VERSION_CODE
-checkpatch include/bbr_a_gain.h PREFER_KERNEL_TYPES
+for f in algos/*.h; do checkpatch "$f"; done
+checkpatch include/bbr_a_compat.h
+checkpatch include/bbr_a_gain.h
+checkpatch include/bbr_a_math.h
+checkpatch include/bbr_a_types.h PREFER_KERNEL_TYPES
 checkpatch include/bbr_a_trace.h OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT
 
 # Shell: every *.sh plus the extension-less scripts (style notes are not failures; warnings

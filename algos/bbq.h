@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BBQ (algorithm bbq; Ma, Jiang, Wang, Li, "Beyond BBR: bounded queueing
+ * delay", arXiv 1706.09115), the BBR-A paper's first baseline. A flow's 5/4
+ * probe lasts one of its own min_rtts, so a long-RTT flow pushes more excess
+ * data into a queue per probe. While a queue persists, RTT > (1 + beta) x
+ * min_rtt, BBQ ends the probe-up phase after min(alpha, min_rtt), alpha =
+ * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1;
+ * bbq_alpha_us=0 switches it off.
+ *
+ * Part of tcp_bbr_a.c, included after the core.
+ */
+
+BBR_PARAM(bbq_alpha_us, 3000, 0, 1000000,
+	  "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
+BBR_PARAM(bbq_beta_pm, 10, 0, 1000,
+	  "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
+
+/* bbq's parameters, read once per ACK. */
+struct bbq_params {
+	u32	alpha_us;
+	u32	beta_pm;
+};
+
+static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
+{
+	BUILD_BUG_ON(sizeof(struct bbq_params) > sizeof(c->params));
+	return BBR_CTX_PARAMS(c, struct bbq_params);
+}
+
+static __always_inline void bbq_load(struct bbr_ctx *c)
+{
+	struct bbq_params *p = bbq_params(c);
+
+	p->alpha_us = bbr_param(bbq_alpha_us);
+	p->beta_pm = bbr_param(bbq_beta_pm);
+}
+
+/* Does a persistent queue end this probe-up phase after elapsed_us? */
+static __always_inline bool bbq_probe_up_done(struct sock *sk,
+					      const struct bbr_ctx *c,
+					      const struct rate_sample *rs,
+					      u32 elapsed_us)
+{
+	const struct bbq_params *p = bbq_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (!p->alpha_us || rs->rtt_us < 0 ||
+	    (u64)rs->rtt_us * 1000 <=
+	    (u64)bbr->min_rtt_us * (1000 + p->beta_pm))
+		return false;
+	return elapsed_us > min(p->alpha_us, bbr->min_rtt_us);
+}

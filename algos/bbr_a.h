@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BBR-A (algorithm bbr_a; Pan, Li, Tan, Xu, Li, "RTT fairness optimization
+ * of BBR congestion control algorithm", J. Harbin Inst. Tech. 54(11), 2022).
+ *
+ * The 5/4 and 3/4 phases of PROBE_BW become Pup(phi) = 3 / (phi + 2) and
+ * Pdown(phi) = 3 / (phi - 3) + 2, phi = rtt / rtt_max (include/bbr_a_gain.h),
+ * gated by a queue test: phase 0 probes with Pup while no queue is seen and
+ * holds at gain 1 otherwise; phase 1 drains with Pdown while a queue is seen
+ * or the flow is lossy, and cruises otherwise. Everything else is BBRv1.
+ *
+ * The module parameters select among the readings the paper's text allows
+ * (README, "BBR-A as implemented"); with adaptive=0 it is plain BBRv1.
+ *
+ * Part of tcp_bbr_a.c, included after the core; bbr_a_fair builds on the
+ * loss-round and gain functions here.
+ */
+
+BBR_PARAM(adaptive, 1, 0, 1,
+	  "bbr_a: 1 BBR-A's adaptive PROBE_BW gains; 0 BBRv1's fixed 5/4 and 3/4");
+BBR_PARAM(rtt_max_scope, 0, 0, 1,
+	  "bbr_a: rtt_max taken in 0 every state incl. STARTUP (per-ACK update) or 1 PROBE_BW only (Algorithm 1 is the ProbeBW state)");
+BBR_PARAM(rtt_max_win_sec, 0, 0, 600,
+	  "bbr_a: seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
+BBR_PARAM(gate_signal, 0, 0, 1,
+	  "bbr_a: queue test of both probe phases: 0 inflight > inflight_thresh x own BDP (Algorithm 1), 1 rtt - min_rtt > queue_thresh_us (shared delay)");
+BBR_PARAM(inflight_thresh, 320, 256, 1024,
+	  "bbr_a: queue threshold for gate_signal=0, in BDP x 256 (320 = 1.25 BDP)");
+BBR_PARAM(queue_thresh_us, 2000, 0, 1000000,
+	  "bbr_a: queueing delay threshold for gate_signal=1, us");
+BBR_PARAM(probe_up_hold, 1, 0, 1,
+	  "bbr_a: probe-up phase while the queue test is true: 1 hold at gain 1 (paper), 0 Pup anyway (BBRv1 always probes)");
+BBR_PARAM(loss_thresh, 20, 0, 1000,
+	  "bbr_a, bbr_a_fair: probe-down loss threshold, lost per mille of a round's packets");
+BBR_PARAM(probe_down_and, 0, 0, 1,
+	  "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
+
+/* bbr_a's parameters, read once per ACK. */
+struct bbr_a_params {
+	u32	inflight_thresh;
+	u32	queue_thresh_us;
+	u32	loss_thresh;
+	u32	rtt_max_win_sec;
+	u8	adaptive;
+	u8	rtt_max_scope;
+	u8	gate_signal;
+	u8	probe_up_hold;
+	u8	probe_down_and;
+};
+
+/*
+ * The loss rate of packet-timed rounds, for the probe-down test: the counts
+ * at the start of the loss round, and the verdict on the last one. A loss
+ * round is the core's round, except that an RTO ends it early.
+ */
+struct bbr_a_loss_round {
+	u32	lost;			/* tp->lost when the loss round began */
+	u32	delivered;		/* tp->delivered when it began */
+	u32	lossy:1,		/* did the last one lose > loss_thresh? */
+		unused:31;
+};
+
+/* bbr_a's socket state, in bbr->priv. */
+struct bbr_a_state {
+	struct bbr_a_loss_round loss;
+	u32	rtt_max_us;		/* largest RTT sample; 0: none */
+	u32	rtt_max_stamp;		/* jiffies of rtt_max_us */
+};
+
+static __always_inline struct bbr_a_params *bbr_a_params(const struct bbr_ctx *c)
+{
+	BUILD_BUG_ON(sizeof(struct bbr_a_params) > sizeof(c->params));
+	return BBR_CTX_PARAMS(c, struct bbr_a_params);
+}
+
+static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
+{
+	BUILD_BUG_ON(sizeof(struct bbr_a_state) > sizeof_field(struct bbr, priv));
+	return BBR_PRIV(sk, struct bbr_a_state);
+}
+
+static __always_inline void bbr_a_load(struct bbr_ctx *c)
+{
+	struct bbr_a_params *p = bbr_a_params(c);
+
+	p->adaptive = bbr_param(adaptive);
+	p->rtt_max_scope = bbr_param(rtt_max_scope);
+	p->rtt_max_win_sec = bbr_param(rtt_max_win_sec);
+	p->gate_signal = bbr_param(gate_signal);
+	p->inflight_thresh = bbr_param(inflight_thresh);
+	p->queue_thresh_us = bbr_param(queue_thresh_us);
+	p->probe_up_hold = bbr_param(probe_up_hold);
+	p->loss_thresh = bbr_param(loss_thresh);
+	p->probe_down_and = bbr_param(probe_down_and);
+}
+
+static void bbr_a_loss_round_start(struct sock *sk, struct bbr_a_loss_round *l)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	l->lost = tp->lost;
+	l->delivered = tp->delivered;
+}
+
+/*
+ * A loss round ends: judge its loss rate and start counting afresh. A round
+ * in which nothing was delivered or lost (the round restarting twice on one
+ * ACK) keeps the verdict it had.
+ */
+static void bbr_a_loss_round_end(struct sock *sk, struct bbr_a_loss_round *l,
+				 u32 thresh_pm)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	l->lossy = bbr_a_round_lossy(l->lossy, tp->lost - l->lost,
+				     tp->delivered - l->delivered, thresh_pm);
+	bbr_a_loss_round_start(sk, l);
+}
+
+/* The paper's has_loss: the last loss round, or this one so far, lost too much. */
+static bool bbr_a_loss_round_lossy(struct sock *sk,
+				   const struct bbr_a_loss_round *l,
+				   u32 thresh_pm)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return l->lossy ||
+	       bbr_a_loss_rate_high(tp->lost - l->lost,
+				    tp->delivered - l->delivered, thresh_pm);
+}
+
+static __always_inline void bbr_a_init_state(struct sock *sk)
+{
+	struct bbr_a_state *a = bbr_a_state(sk);
+
+	bbr_a_loss_round_start(sk, &a->loss);
+	a->rtt_max_stamp = tcp_jiffies32;
+}
+
+static __always_inline void bbr_a_round_end(struct sock *sk,
+					    const struct bbr_ctx *c)
+{
+	bbr_a_loss_round_end(sk, &bbr_a_state(sk)->loss,
+			     bbr_a_params(c)->loss_thresh);
+}
+
+/*
+ * Track rtt_max, the largest RTT this flow has seen: in every state or only in
+ * PROBE_BW, for the connection's lifetime or refreshed from the current
+ * sample once it is rtt_max_win_sec old. Samples from ACKs that may have been
+ * delayed by the receiver are skipped: a delayed ACK measures the receiver's
+ * timer, not the path, and one such sample would pin phi low for a lifetime.
+ */
+static __always_inline void bbr_a_on_ack(struct sock *sk,
+					 const struct bbr_ctx *c,
+					 const struct rate_sample *rs)
+{
+	const struct bbr_a_params *p = bbr_a_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_state *a = bbr_a_state(sk);
+	bool expired;
+
+	if (rs->rtt_us < 0 || rs->is_ack_delayed)
+		return;
+	if (p->rtt_max_scope && bbr->mode != BBR_PROBE_BW)
+		return;
+
+	expired = p->rtt_max_win_sec &&
+		  after(tcp_jiffies32,
+			a->rtt_max_stamp + p->rtt_max_win_sec * HZ);
+	if ((u32)rs->rtt_us > a->rtt_max_us || expired) {
+		a->rtt_max_us = (u32)rs->rtt_us;
+		a->rtt_max_stamp = tcp_jiffies32;
+	}
+}
+
+/*
+ * The queue test of both probe phases: queued while level > thresh. The
+ * paper's signal is inflight against 1.25 x the flow's own BDP (BBR's
+ * estimate max_bw x min_rtt; inflight counted at the next departure, as
+ * BBR's phase logic counts it). The alternative is the queueing delay this
+ * ACK saw, rtt - min_rtt, against a fixed time: one queue, one delay for
+ * every flow.
+ */
+static __always_inline void bbr_a_queue_test(struct sock *sk,
+					     const struct bbr_ctx *c,
+					     const struct rate_sample *rs,
+					     u32 rtt_us, u32 *level,
+					     u32 *thresh)
+{
+	const struct bbr_a_params *p = bbr_a_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (p->gate_signal) {
+		*level = rtt_us;
+		*thresh = bbr->min_rtt_us + p->queue_thresh_us;
+		return;
+	}
+	*level = bbr_packets_in_net_at_edt(sk, rs->prior_in_flight);
+	*thresh = bbr_bdp(sk, c, bbr_max_bw(sk), p->inflight_thresh,
+			  BBR_ALGO_A);
+}
+
+/* phi's numerator: this ACK's RTT sample, or srtt if it carries none. */
+static u32 bbr_a_phi_rtt(struct sock *sk, const struct rate_sample *rs)
+{
+	return rs->rtt_us >= 0 ? (u32)rs->rtt_us : tcp_sk(sk)->srtt_us >> 3;
+}
+
+/*
+ * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK, and the
+ * reason for it in gain_why. Phases 2..7, adaptive=0, and a flow without an
+ * RTT sample get BBRv1's gains.
+ */
+static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
+					       const struct bbr_ctx *c,
+					       const struct rate_sample *rs)
+{
+	const struct bbr_a_params *p = bbr_a_params(c);
+	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_state *a = bbr_a_state(sk);
+	u32 rtt_us, level, thresh;
+	bool queued, lossy;
+
+	if (bbr->cycle_idx > 1 || !a->rtt_max_us || !p->adaptive)
+		return bbr_cycle_gain[bbr->cycle_idx];
+
+	rtt_us = bbr_a_phi_rtt(sk, rs);
+	bbr_a_queue_test(sk, c, rs, rtt_us, &level, &thresh);
+
+	if (bbr->cycle_idx == 0) {
+		if (level < thresh || !p->probe_up_hold) {
+			bbr->gain_why = BBR_WHY_PROBE;
+			return bbr_a_gain_up(rtt_us, a->rtt_max_us);
+		}
+		bbr->gain_why = BBR_WHY_HOLD;
+		return BBR_UNIT;
+	}
+
+	queued = level > thresh;
+	lossy = bbr_a_loss_round_lossy(sk, &a->loss, p->loss_thresh);
+	if (p->probe_down_and ? queued && lossy : queued || lossy) {
+		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
+		return bbr_a_gain_down(rtt_us, a->rtt_max_us);
+	}
+	bbr->gain_why = BBR_WHY_CRUISE;
+	return BBR_UNIT;
+}
+
+static __always_inline void bbr_a_trace(struct sock *sk,
+					struct bbr_a_snapshot *snap)
+{
+	const struct bbr_a_state *a = bbr_a_state(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	snap->rtt_max_us = a->rtt_max_us;
+	snap->round_lost = tp->lost - a->loss.lost;
+	snap->lossy = a->loss.lossy;
+}
