@@ -1,8 +1,8 @@
 # testbed/lib/backend.sh -- which backend runs rtt_fairness.sh's scenarios: the host itself,
 # or a guest (QEMU or User-Mode Linux) through scripts/guest.sh.
 # shellcheck shell=bash
-# Sourced by rtt_fairness.sh; defines functions only. Uses its die, log, REPO, BACKEND, CCS
-# and KERNEL.
+# Sourced by rtt_fairness.sh; defines functions only. Uses its die, log, REPO, BACKEND,
+# LOAD_CCS (every cc of the runs, comma separated) and KERNEL.
 {
 # shellcheck source=scripts/lib/console.sh
 source "$REPO/scripts/lib/console.sh" # console_fault
@@ -22,7 +22,7 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 	ip netns del "$PROBE_NS"
 	PROBE_NS=
 	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
-	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
+	if [[ ,$LOAD_CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
 		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
 		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
 	fi

@@ -1,0 +1,129 @@
+"""Mixed congestion controls through the front door, without root: rtt_fairness.sh's '+'
+items (one cc per RTT class) and per-class flow counts (--flows-per-rtt 1,4), checked with
+--dry-run and scenario.sh --plan."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RF = REPO / "testbed" / "rtt_fairness.sh"
+SCEN = REPO / "testbed" / "scenario.sh"
+
+
+def run(*cmd, env=None):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})
+
+
+def plan_lines(p):
+    return [ln.split() for ln in p.stdout.splitlines() if "scenario.sh" in ln]
+
+
+def opt(words, name):
+    return words[words.index(name) + 1]
+
+
+# ------------------------------------------------------------------------------ '+' items
+def test_plus_items_are_one_run_each_with_a_cc_per_class(tmp_path):
+    out = tmp_path / "o"
+    p = run(RF, "--dry-run", "--out", out, "--cc", "bbr_a_fair+cubic,bbr+cubic", "--rtt", "20,20",
+            "--duration", "10")
+    assert p.returncode == 0, p.stderr
+    lines = plan_lines(p)
+    assert len(lines) == 2
+    assert [opt(w, "--cc") for w in lines] == ["bbr_a_fair,cubic", "bbr,cubic"]
+    assert [opt(w, "--out") for w in lines] == [f"{out}/bbr_a_fair+cubic/run1",
+                                                f"{out}/bbr+cubic/run1"]
+    # every run prepares every cc of the comparison, each once, in order
+    assert {opt(w, "--load") for w in lines} == {"bbr_a_fair,cubic,bbr"}
+    assert all(opt(w, "--rtt") == "20,20" for w in lines)
+    assert not out.exists()
+
+
+def test_single_cc_items_are_passed_as_before(tmp_path):
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--cc", "bbr_a,bbr")
+    assert p.returncode == 0, p.stderr
+    lines = plan_lines(p)
+    assert [opt(w, "--cc") for w in lines] == ["bbr_a", "bbr"]
+    assert {opt(w, "--load") for w in lines} == {"bbr_a,bbr"}
+
+
+BAD_ITEMS = [
+    (["--cc", "a++b", "--rtt", "20,20"], "--cc: empty part in 'a++b'"),
+    (["--cc", "+cubic", "--rtt", "20,20"], "--cc: empty part in '+cubic'"),
+    (["--cc", "bbr,cubic+", "--rtt", "20,20"], "--cc: empty part in 'cubic+'"),
+    (["--cc", "bbr+cubic+reno", "--rtt", "20,20"],
+     "--cc: 'bbr+cubic+reno' names 3 ccs, one per RTT class, but --rtt 20,20 has 2"),
+    (["--cc", "bbr,bbr+cubic", "--rtt", "20"], "--cc: 'bbr+cubic' names 2 ccs"),
+    (["--cc", "bbr+Bad-CC", "--rtt", "20,20"], "--cc: 'Bad-CC' is not a congestion control name"),
+    (["--cc", "bbr+cubic", "--rtt", "20,,20"], "--rtt: empty item in '20,,20'"),
+    (["--cc", "bbr+cubic", "--rtt", "20,20", "--flows-per-rtt", "1,4,2"],
+     "--flows-per-rtt: give one count or one per RTT class (2), not 3"),
+    (["--flows-per-rtt", "1,,4"], "--flows-per-rtt: empty item in '1,,4'"),
+    (["--flows-per-rtt", "1,0"], "--flows-per-rtt: '0' is not an integer in 1..1000"),
+    (["--flows-per-rtt", "1,x"], "--flows-per-rtt: 'x' is not an integer in 1..1000"),
+    (["--flows-per-rtt", "3,1", "--stagger", "10", "--duration", "30"], "would start after the end"),
+    (["--starts", "0,1", "--flows-per-rtt", "1,2"], "--starts: give one offset per flow (3), not 2"),
+]
+
+
+@pytest.mark.parametrize("args,msg", BAD_ITEMS, ids=[" ".join(a) for a, _ in BAD_ITEMS])
+def test_bad_items_exit_2_before_anything_is_set_up(tmp_path, args, msg):
+    out = tmp_path / "out"
+    p = run(RF, "--out", out, "--duration", "30", *args)
+    assert p.returncode == 2, p.stderr
+    errors = [ln for ln in p.stderr.splitlines() if "error:" in ln]
+    assert len(errors) == 1 and msg in errors[0], p.stderr
+    assert not out.exists()
+
+
+# -------------------------------------------------------------------- per-class flow counts
+def scen_plan(*args):
+    p = run("sh", SCEN, "--plan", "--rate", "10", "--buffer", "1000", "--duration", "30", *args)
+    assert p.returncode == 0, p.stderr
+    flows, groups, part = [], [], None
+    for line in p.stdout.splitlines():
+        if line.startswith("# flows"):
+            part = flows
+        elif line.startswith("# iperf3"):
+            part = groups
+        else:
+            part.append(line.split())
+    return flows, groups
+
+
+def test_flow_count_per_class_one_against_four():
+    flows, groups = scen_plan("--rtt", "20,20", "--cc", "bbr_a_fair,cubic", "--flows-per-rtt", "1,4")
+    # index class rtt cc: a class leaves the rotation when its flows are placed
+    assert [f[:4] for f in flows] == [["1", "1", "20", "bbr_a_fair"], ["2", "2", "20", "cubic"],
+                                      ["3", "2", "20", "cubic"], ["4", "2", "20", "cubic"],
+                                      ["5", "2", "20", "cubic"]]
+    assert groups == [["1", "1", "bbr_a_fair", "5201", "0.000", "30", "1"],
+                      ["2", "2", "cubic", "5202", "0.000", "30", "2,3,4,5"]]
+    flows, _ = scen_plan("--rtt", "10,50,100", "--flows-per-rtt", "3,1,2", "--stagger", "1")
+    assert [f[1] for f in flows] == ["1", "2", "3", "1", "3", "1"]
+    assert [f[5] for f in flows] == ["0.000", "1.000", "2.000", "3.000", "4.000", "5.000"]
+
+
+@pytest.mark.parametrize("extra", [[], ["--jitter", "1.5", "--seed", "5"],
+                                   ["--stagger", "0.25", "--streams", "2"],
+                                   ["--starts", "0,1,2,3,4,5", "--jitter", "0.5"]])
+def test_a_count_for_every_class_is_the_single_count(extra):
+    """One count per class, all equal, gives the flow table of the single count: the flows'
+    order, ports and (seeded) starts of today's runs cannot have moved."""
+    single = scen_plan("--rtt", "10,50", "--cc", "bbr,cubic", "--flows-per-rtt", "3", *extra)
+    listed = scen_plan("--rtt", "10,50", "--cc", "bbr,cubic", "--flows-per-rtt", "3,3", *extra)
+    assert single == listed
+    assert [f[1] for f in single[0]] == ["1", "2"] * 3
+
+
+def test_rtt_fairness_passes_the_counts_and_counts_the_flows(tmp_path):
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
+            "--flows-per-rtt", "1,4")
+    assert p.returncode == 0, p.stderr
+    assert "flows: 5 (1 x 20 ms, 4 x 20 ms)" in p.stderr
+    assert opt(plan_lines(p)[0], "--flows-per-rtt") == "1,4"
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--flows-per-rtt", "2")
+    assert "flows: 4 (10 50 ms x 2)" in p.stderr
