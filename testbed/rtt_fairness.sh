@@ -46,7 +46,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --backend B        auto|host|qemu|uml (default auto: host if root, the host kernel loads
                      modules and netem works in a scratch namespace; else uml)
   --kernel K         6.1|6.12 for the qemu backend (default 6.12)
-  --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable)
+  --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable); name and
+                     value are checked against the parameters of the module the runs load
+                     (modinfo -p: name, [lo..hi] range), also with --dry-run
   --interval S       receiver report interval (default 1)
   --client C         auto|tcpflow|iperf3: the traffic's sender and receiver (default auto:
                      testbed/tcpflow.py where the guest or host has python3 (host, uml),
@@ -61,7 +63,8 @@ BDP, then analyses all runs (summary.json and a table in --out).
   -h, --help         this text
 
 Backends: host = testbed/scenario.sh run directly as root (tcp_bbr_a.ko from BBR_A_KO or
-the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/guest.sh with
+the repository root is insmod-ed if bbr_a is not loaded; a loaded module's parameter names
+are those --module-param is checked against); qemu/uml = scripts/guest.sh with
 --virtual-time; a QEMU guest whose kernel faults with no tcp_bbr_a code in the report is
 run once more (said on screen; its console is kept). Exit status: 0 ok, 1 a run or the
 analysis failed, 2 bad usage.
@@ -177,7 +180,23 @@ log "buffer: $BUFFER_BDP x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUFFER B 
 log "flows: $NFLOWS ($FLOWS_SAID), ${DURATION} s, measured ${WARMUP}..$(awk "BEGIN { print $DURATION - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
 [[ -n $TIMEOUT ]] || TIMEOUT=$((600 + 30 * DURATION))
 
+# ---- backend, module parameters ------------------------------------------------------------
+TICKER=''
+cleanup() {
+	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
+	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT
+trap 'log "terminated"; exit 143' TERM
+
 if ((DRY)); then
+	# --module-param is checked against the module the runs would load, so a dry run with
+	# parameters needs the backend (lib/backend.sh)
+	if ((${#MODULE_PARAMS[@]})); then
+		[[ $BACKEND != auto ]] || choose_backend
+		check_module_params "${MODULE_PARAMS[@]}"
+	fi
 	log "dry run: backend $BACKEND, out $OUT; would run:"
 	for c in "${CC_LIST[@]}"; do
 		for ((r = 1; r <= REPEAT; r++)); do
@@ -188,17 +207,8 @@ if ((DRY)); then
 	exit 0
 fi
 
-# ---- backend ---------------------------------------------------------------------------------
-TICKER=''
-cleanup() {
-	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
-	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
-}
-trap cleanup EXIT
-trap 'log "interrupted"; exit 130' INT
-trap 'log "terminated"; exit 143' TERM
-
 choose_backend
+check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """Mixed congestion controls through the front door, without root: rtt_fairness.sh's '+'
 items (one cc per RTT class) and per-class flow counts (--flows-per-rtt 1,4), checked with
---dry-run and scenario.sh --plan."""
+--dry-run and scenario.sh --plan; --module-param checked against the module's own
+parameters (a stand-in tcp_bbr_a.ko with a .modinfo section, as modinfo -p reads it:
+conftest.py's fake_ko)."""
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -127,3 +130,86 @@ def test_rtt_fairness_passes_the_counts_and_counts_the_flows(tmp_path):
     assert opt(plan_lines(p)[0], "--flows-per-rtt") == "1,4"
     p = run(RF, "--dry-run", "--out", tmp_path / "o", "--flows-per-rtt", "2")
     assert "flows: 4 (10 50 ms x 2)" in p.stderr
+
+
+# ------------------------------------------------------------------------ module parameters
+PARAMS = [("adaptive", "bbr_a: 1 adaptive gains; 0 fixed [0..1, default 1]"),
+          ("fair_queue_us", "bbr_a_fair: queueing delay, us [100..100000, default 2000]"),
+          ("new_knob", "a parameter main's rewrite may add [0..7, default 3]"),
+          ("label", "a parameter without a range")]
+
+
+@pytest.fixture
+def ko(fake_ko):
+    if shutil.which("modinfo", path=os.environ.get("PATH", "") + ":/sbin:/usr/sbin") is None:
+        pytest.fail("modinfo (kmod) is missing: scripts/setup.sh installs it")
+    return fake_ko(PARAMS)
+
+
+def rf_host(tmp_path, ko, *params, dry=True):
+    args = [RF, "--backend", "host", "--cc", "bbr_a", "--out", tmp_path / "out"]
+    args += ["--dry-run"] if dry else []
+    for p in params:
+        args += ["--module-param", p]
+    return run(*args, env={"BBR_A_KO": str(ko), "BBR_A_MODULE_DIR": str(tmp_path / "none")})
+
+
+def test_module_fixture_reads_as_modinfo_reads_a_module(ko):
+    p = run("bash", "-c", f'PATH=$PATH:/sbin:/usr/sbin modinfo -p "{ko}"')
+    assert p.returncode == 0, p.stderr
+    assert sorted(ln.split(":")[0] for ln in p.stdout.splitlines()) == sorted(n for n, _ in PARAMS)
+
+
+@pytest.mark.parametrize("params,msg", [
+    (["evil=1"], "--module-param: 'evil' is not a parameter of"),
+    (["adaptive=0", "evil=1"], "'evil' is not a parameter"),
+    (["adaptive=7"], "--module-param: 'adaptive=7': adaptive takes a whole number in 0..1"),
+    (["fair_queue_us=99"], "fair_queue_us takes a whole number in 100..100000"),
+    (["fair_queue_us=100001"], "fair_queue_us takes a whole number in 100..100000"),
+    (["new_knob=8"], "new_knob takes a whole number in 0..7"),
+    (["adaptive=01"], "adaptive takes a whole number in 0..1"),  # the kernel reads octal
+    (["adaptive=0x1"], "adaptive takes a whole number in 0..1"),
+    (["adaptive=1.0"], "adaptive takes a whole number in 0..1"),
+])
+def test_module_params_are_checked_against_the_modules_own(tmp_path, ko, params, msg):
+    p = rf_host(tmp_path, ko, *params)
+    assert p.returncode == 2, p.stderr
+    errors = [ln for ln in p.stderr.splitlines() if "error:" in ln]
+    assert len(errors) == 1 and msg in errors[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_parameter_names_the_modules_parameters(tmp_path, ko):
+    p = rf_host(tmp_path, ko, "evil=1")
+    assert f"is not a parameter of {ko} (it has: " in p.stderr
+    for name, _ in PARAMS:
+        assert name in p.stderr.split("it has:")[1]
+
+
+def test_good_module_params_pass(tmp_path, ko):
+    p = rf_host(tmp_path, ko, "adaptive=0", "fair_queue_us=100000", "new_knob=7", "label=anything")
+    assert p.returncode == 0, p.stderr
+    line = plan_lines(p)[0]
+    assert " ".join(line).count("--module-param") == 4
+
+
+def test_module_params_need_a_module_to_check_against(tmp_path):
+    p = rf_host(tmp_path, tmp_path / "missing.ko", "adaptive=0")
+    assert p.returncode == 1, p.stderr
+    assert "cannot check --module-param" in p.stderr and "missing.ko does not exist" in p.stderr
+    # without --module-param no module is needed for the check
+    assert rf_host(tmp_path, tmp_path / "missing.ko").returncode == 0
+
+
+def test_loaded_module_names_its_parameters(tmp_path):
+    """On a host with tcp_bbr_a loaded (scenario.sh writes the values into its parameter
+    files), the names are the loaded module's."""
+    params = tmp_path / "loaded" / "parameters"
+    params.mkdir(parents=True)
+    (params / "adaptive").write_text("1\n")
+    env = {"BBR_A_KO": str(tmp_path / "missing.ko"), "BBR_A_MODULE_DIR": str(params.parent)}
+    base = [RF, "--backend", "host", "--dry-run", "--cc", "bbr_a", "--out", tmp_path / "o"]
+    assert run(*base, "--module-param", "adaptive=0", env=env).returncode == 0
+    p = run(*base, "--module-param", "fair_queue_us=3000", env=env)
+    assert p.returncode == 2 and "'fair_queue_us' is not a parameter of the loaded tcp_bbr_a" \
+        in p.stderr, p.stderr
