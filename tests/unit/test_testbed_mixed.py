@@ -2,7 +2,7 @@
 items (one cc per RTT class) and per-class flow counts (--flows-per-rtt 1,4), checked with
 --dry-run and scenario.sh --plan; --module-param checked against the module's own
 parameters (a stand-in tcp_bbr_a.ko with a .modinfo section, as modinfo -p reads it:
-conftest.py's fake_ko)."""
+conftest.py's fake_ko); screen.sh and reproduce.sh with '+' configurations."""
 import os
 import shutil
 import subprocess
@@ -13,6 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 RF = REPO / "testbed" / "rtt_fairness.sh"
 SCEN = REPO / "testbed" / "scenario.sh"
+SCREEN = REPO / "testbed" / "screen.sh"
+RP = REPO / "testbed" / "reproduce.sh"
 
 
 def run(*cmd, env=None):
@@ -213,3 +215,64 @@ def test_loaded_module_names_its_parameters(tmp_path):
     p = run(*base, "--module-param", "fair_queue_us=3000", env=env)
     assert p.returncode == 2 and "'fair_queue_us' is not a parameter of the loaded tcp_bbr_a" \
         in p.stderr, p.stderr
+
+
+# ---------------------------------------------------------------------- screen, reproduce
+def screen_dry(tmp_path, configs, scenarios, *extra):
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text(configs)
+    return run(SCREEN, "--configs", cfg, "--out", tmp_path / "s", "--scenarios", scenarios,
+               "--seeds", "1", "--dry-run", *extra)
+
+
+def test_screen_runs_plus_items_where_the_classes_fit(tmp_path):
+    p = screen_dry(tmp_path, "fair+cubic bbr_a_fair+cubic\ncubic cubic\n",
+                   "v4:20+20:5::1+4,solo4:20:5::4")
+    assert p.returncode == 0, p.stderr
+    jobs = {ln.split()[1]: " ".join(ln.split()[2:]) for ln in p.stdout.splitlines()}
+    assert sorted(jobs) == ["cubic/solo4/seed1", "cubic/v4/seed1", "fair+cubic/v4/seed1"]
+    assert jobs["fair+cubic/v4/seed1"] == ("--cc bbr_a_fair+cubic --rtt 20,20 --buffer-bdp 5 "
+                                           "--flows-per-rtt 1,4 --seed 1")
+    assert jobs["cubic/solo4/seed1"] == "--cc cubic --rtt 20 --buffer-bdp 5 --flows-per-rtt 4 --seed 1"
+    assert "1 job(s) skipped" in p.stderr
+
+
+def test_screen_with_only_misfit_plus_items_has_no_jobs(tmp_path):
+    p = screen_dry(tmp_path, "x bbr+cubic\n", "solo:20:5")
+    assert p.returncode == 2 and "no jobs" in p.stderr
+
+
+def test_screen_checks_every_configuration_before_running(tmp_path):
+    """A bad second configuration stops the screen before its first job runs: every
+    configuration and scenario is checked by rtt_fairness.sh --dry-run."""
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "testbed", tree / "testbed")
+    shutil.copytree(REPO / "scripts", tree / "scripts")
+    for f in ("Makefile", "Kbuild", "tcp_bbr_a.c"):
+        if (REPO / f).exists():
+            shutil.copy(REPO / f, tree / f)
+    marker = tmp_path / "ran"
+    (tree / "testbed" / "rtt_fairness.sh").rename(tree / "testbed" / "real_rtt_fairness.sh")
+    stub = tree / "testbed" / "rtt_fairness.sh"
+    stub.write_text('#!/bin/sh\ncase " $* " in *" --dry-run "*) exec "$(dirname "$0")/real_'
+                    f'rtt_fairness.sh" "$@" ;; esac\necho "$*" >> {marker}\nexit 1\n')
+    stub.chmod(0o755)
+    cfg = tmp_path / "configs.txt"
+    for configs, scen, msg in (("ok bbr\nbad bbr+Bad\n", "b5:10+50:5", "--cc: 'Bad'"),
+                               ("ok bbr\n", "b5:10+50:5,v:20+20:5::1+2+3",
+                                "--flows-per-rtt: give one count or one per RTT class (2)")):
+        cfg.write_text(configs)
+        p = run(tree / "testbed" / "screen.sh", "--configs", cfg, "--out", tmp_path / "s",
+                "--scenarios", scen, "--seeds", "1", "--jobs", "1")
+        assert p.returncode == 2, p.stderr
+        assert msg in p.stderr
+        assert not marker.exists(), marker.read_text()
+
+
+def test_reproduce_takes_plus_items(tmp_path):
+    p = run(RP, "fig5", "--ccs", "bbr_a_fair+cubic,cubic", "--seeds", "1", "--out", tmp_path / "r",
+            "--dry-run")
+    assert p.returncode == 0, p.stderr
+    assert "todo bbr_a_fair+cubic/b5/seed1 --cc bbr_a_fair+cubic --rtt 10,50 --buffer-bdp 5" in p.stdout
+    p = run(RP, "fig5", "--ccs", "bbr_a_fair++cubic", "--out", tmp_path / "r", "--dry-run")
+    assert p.returncode == 2 and "--ccs" in p.stderr
