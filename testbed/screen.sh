@@ -21,7 +21,9 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    (# comments and blank lines ignored; NAME: letters, digits, - _ . +);
                    CC is an rtt_fairness.sh --cc item: a cc, or one per RTT class joined
                    by '+' (bbr_a_fair+cubic), which runs only at the scenarios with that
-                   many RTT classes (the others are skipped)
+                   many RTT classes (the others are skipped); its harm to the incumbent
+                   (the last cc) needs reference configurations, the incumbent alone and
+                   against itself (testbed/README.md, "Mixed congestion controls and harm")
   --out DIR        results; job results in DIR/<NAME>/<SCENARIO>/seed<N>/; DIR/screen.csv
   --scenarios LIST comma separated NAME:RTTS:BDP[:LOSS[:FLOWS]], RTTS joined by '+';
                    LOSS percent random loss, FLOWS flows per RTT class, or a count per class
@@ -201,9 +203,10 @@ fi
 # (its cc item and module parameters) and every scenario once
 for j in "${CHECKS[@]}"; do
 	read -r _ args <<<"$j"
-	# shellcheck disable=SC2086
-	"$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run >/dev/null ||
-		exit 2
+	# shellcheck disable=SC2086 # all it says when it fails, its warnings otherwise
+	said=$("$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run 2>&1 >/dev/null) ||
+		{ printf '%s\n' "$said" >&2; exit 2; }
+	grep 'warning' <<<"$said" >&2 || true
 done
 rm -rf "$OUT/.validate"
 done_n=$((${#JOBLIST[@]} - ${#todo[@]})) failed=0
