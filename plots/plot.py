@@ -10,7 +10,8 @@
     plot.py --compare DIR [--outdir OUT]
         DIR is an rtt_fairness.sh results directory (summary.json): comparison.png with,
         for the first run of each cc in --cc order, throughput over time per flow (titled
-        with Jain's index and utilisation), and the bottleneck's queueing delay of all.
+        with Jain's index and utilisation, and for an A+B item each cc's share), and the
+        bottleneck's queueing delay of all.
     plot.py --sweep CSV [CSV...] [--outdir OUT]
         The sweep figures from analyze.py --sweep-csv CSVs: Jain vs buffer, Jain vs RTT ratio,
         utilisation vs loss, retransmission rate vs number of flows.
@@ -477,8 +478,11 @@ def compare(out_dir, outdir=None):
                              sharex=True)
     for ax, r in zip(axes, results):
         draw_flows(ax, r)
-        ax.set_title(f"{r['cc']}: Jain {analyze.fmt(r['jain'], '.3f')}, utilisation "
-                     f"{analyze.fmt(r['utilization'], '.3f')}", fontsize=10)
+        title = (f"{r['cc']}: Jain {analyze.fmt(r['jain'], '.3f')}, utilisation "
+                 f"{analyze.fmt(r['utilization'], '.3f')}")
+        if "+" in r["cc"]:  # a cc per RTT class: each one's share of the throughput
+            title += "\nshares: " + analyze.share_text(r)
+        ax.set_title(title, fontsize=10)
         queue = read_csv(os.path.join(r["dir"], "queue.csv"))
         axes[-1].plot([num(q["t_s"]) for q in queue], [num(q["qdelay_ms"]) for q in queue],
                       color=CC_COLORS.get(r["cc"]), label=r["cc"])
@@ -495,11 +499,12 @@ def compare(out_dir, outdir=None):
 def draw_flows(ax, r):
     """Throughput over time of each flow of run r (a summary.json result), the measured
     interval shaded."""
+    mixed = "+" in r["cc"]
     for i, (flow, rows) in enumerate(sorted(rows_by_flow(r["dir"]).items())):
         rtt = rows[0]["rtt_ms"]
         ax.plot([(num(x["t_start_s"]) + num(x["t_end_s"])) / 2 for x in rows],
                 [num(x["mbps"]) for x in rows], color=FLOW_COLORS[i % len(FLOW_COLORS)],
-                label=f"flow {flow}, {num(rtt):g} ms")
+                label=f"flow {flow}, {rows[0]['cc'] + ' ' if mixed else ''}{num(rtt):g} ms")
     ax.set_ylabel("Mbit/s")
     ax.legend(fontsize=7, loc="upper right", ncol=2)
     ax.axvspan(*r["interval_s"], color="0.93", zorder=0)

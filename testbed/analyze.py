@@ -14,8 +14,9 @@ group g of flows.txt, one TCP connection each), ss_s<k>.txt, tc.txt, ...
     analyze.py --screen DIR [--screen-csv OUT.csv]
         A testbed/screen.sh tree (DIR/<config>/<scenario>/seed<N>/summary.json): per
         configuration and scenario the mean and 95 % confidence interval (Student t) of
-        Jain's index, utilisation, retransmission rate and queueing delay; OUT.csv gets
-        them, OUT_runs.csv one row per run.
+        Jain's index, utilisation, retransmission rate and queueing delay, and for a
+        configuration with a cc per RTT class (A+B) each part's share and the harm it does
+        to the incumbent B (screen_harm); OUT.csv gets them, OUT_runs.csv one row per run.
 
 Definitions (also written into summary.json):
   measured interval  [warmup, duration - cooldown] seconds after the first flow was
@@ -37,6 +38,8 @@ Definitions (also written into summary.json):
                      retransmits / (bytes_sent / MSS + retransmits) from iperf3.
   queue delay        bottleneck bfifo backlog bytes * 8 / rate, from the tc -s samples in
                      the measured interval; per flow also mean(ss srtt - base RTT).
+  per_cc, per_class  the flows' throughput summed per cc and per RTT class (a run of an
+                     A+B item has one cc per class), and its share of all flows' throughput.
 """
 import argparse
 import collections
@@ -686,7 +689,7 @@ def snmp_metrics(d, flows):
 def flow_summary(fl, w0, w1):
     """One flow's entry of run_summary.json "flows"."""
     return {
-        "index": fl["index"], "cc": fl["cc"], "rtt_ms": fl["rtt_ms"],
+        "index": fl["index"], "class": fl["class"], "cc": fl["cc"], "rtt_ms": fl["rtt_ms"],
         "base_rtt_ms": fl["base_rtt_ms"],
         "throughput_mbps": round(fl["throughput_mbps"], 4),
         "retransmits": fl["retransmits"], "retrans_rate": round(fl["retrans_rate"], 6),
@@ -700,6 +703,33 @@ def flow_summary(fl, w0, w1):
     }
 
 
+def cc_label(ccs):
+    """A run's cc as rtt_fairness.sh's --cc item names it: the cc, or the cc of each RTT
+    class joined by '+' (params.env cc="bbr cubic": "bbr+cubic")."""
+    return "+".join(ccs) if len(ccs) > 1 else ccs[0]
+
+
+def cc_shares(flows):
+    """Per-cc and per-class aggregates of a run's flows (flow_summary dicts): per_cc, one
+    entry per cc in the order of the classes ({cc: {flows, throughput_mbps, share}}), and
+    per_class, one entry per RTT class ([{class, cc, rtt_ms, flows, throughput_mbps,
+    share}]); share = the aggregate's part of the flows' total throughput (None when the
+    total is 0)."""
+    total = sum(f["throughput_mbps"] for f in flows)
+    per_cc, per_class = {}, {}
+    for f in sorted(flows, key=lambda f: (f["class"], f["index"])):
+        for key, table, entry in ((f["cc"], per_cc, {}),
+                                  (f["class"], per_class,
+                                   {"class": f["class"], "cc": f["cc"], "rtt_ms": f["rtt_ms"]})):
+            agg = table.setdefault(key, {**entry, "flows": 0, "throughput_mbps": 0.0})
+            agg["flows"] += 1
+            agg["throughput_mbps"] += f["throughput_mbps"]
+    for agg in list(per_cc.values()) + list(per_class.values()):
+        agg["share"] = round(agg["throughput_mbps"] / total, 6) if total > 0 else None
+        agg["throughput_mbps"] = round(agg["throughput_mbps"], 4)
+    return per_cc, list(per_class.values())
+
+
 def run_summary(run, queue, snmp):
     """run_summary.json of one run from its flows' metrics (flow_metrics), its queue
     metrics (queue_metrics) and its snmp counters (snmp_metrics)."""
@@ -709,8 +739,13 @@ def run_summary(run, queue, snmp):
     acked_w = [fl["bytes_acked_window"] for fl in flows]
     segs = sum(fl["segs_sent"] for fl in flows)
     ccs = env.get("cc", "").split()
+    if not ccs:  # params.env without cc: the flow table's cc of each class
+        ccs = [cc for _, cc in sorted({(fl["class"], fl["cc"]) for fl in flows})]
+        ccs = ccs[:1] if len(set(ccs)) == 1 else ccs
+    fsum = [flow_summary(fl, w0, w1) for fl in flows]
+    per_cc, per_class = cc_shares(fsum)
     return {
-        "cc": ",".join(ccs) if ccs else ",".join(sorted({fl["cc"] for fl in flows})),
+        "cc": cc_label(ccs),
         "dir": os.path.abspath(run["dir"]),
         "jain": jain(fl["throughput_mbps"] for fl in flows),
         "utilization": utilization(total_w, rate, w1 - w0),
@@ -725,7 +760,9 @@ def run_summary(run, queue, snmp):
         "queue_delay_ms": queue["queue_delay_ms"],
         "bottleneck_drops": queue["bottleneck_drops"],
         "snmp": snmp,
-        "flows": [flow_summary(fl, w0, w1) for fl in flows],
+        "flows": fsum,
+        "per_cc": per_cc,
+        "per_class": per_class,
         "params": env,
         "kernel": env.get("kernel"),
         "module_version": env.get("module_version"),
@@ -799,6 +836,9 @@ DEFINITIONS = {k: v for k, v in (
     ("bottleneck_load", "bytes (1514-byte frames incl. retransmissions) the bottleneck"
                         " bfifo sent in the interval * 8 / (rate * interval); ~1.0 when busy"),
     ("rtt_queueing_ms", "mean over ss samples in the interval of srtt - ping base RTT"),
+    ("per_cc", "per cc (in the order of the RTT classes): its flows, the sum of their"
+               " throughput_mbps and its share of all flows' throughput"),
+    ("per_class", "the same per RTT class (sender namespace), with the class's cc and RTT"),
 )}
 
 
@@ -826,10 +866,15 @@ def summarize(runs, warmup=None, cooldown=None):
     for cc, rs in agg.items():
         js = [r["jain"] for r in rs if r["jain"] is not None]
         us = [r["utilization"] for r in rs]
+        # per RTT class (for an A+B item: per part), the mean share over the runs
+        shares = [[c["share"] for c in r["per_class"]] for r in rs]
+        shares = ([mean(col) if None not in col else None for col in zip(*shares)]
+                  if len({len(x) for x in shares}) == 1 else None)
         aggregate.append({"cc": cc, "runs": len(rs),
                           "jain_mean": mean(js), "jain_min": min(js) if js else None,
                           "jain_max": max(js) if js else None, "utilization_mean": mean(us),
-                          "retrans_rate_mean": mean([r["retrans_rate"] for r in rs])})
+                          "retrans_rate_mean": mean([r["retrans_rate"] for r in rs]),
+                          "class_share_mean": shares})
     first = results[0]
     modver = next((r["module_version"] for r in results
                    if r["module_version"] not in (None, "none")), first["module_version"])
@@ -877,6 +922,15 @@ def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
+def share_text(r):
+    """A '+' run's throughput share per part of its item (RTT class), e.g.
+    "bbr 61.2 % (1 flow, 57.1 Mbit/s) + cubic 38.8 % (4 flows, 36.2 Mbit/s)"."""
+    return " + ".join(
+        f"{c['cc']} {fmt(None if c['share'] is None else 100 * c['share'], '.1f')} % "
+        f"({c['flows']} flow{'s' if c['flows'] != 1 else ''}, {c['throughput_mbps']:.1f} Mbit/s)"
+        for c in r.get("per_class", []))
+
+
 def print_table(summary, out=sys.stdout):
     w = out.write
     p = summary["params"]
@@ -884,7 +938,8 @@ def print_table(summary, out=sys.stdout):
       f"rate {p.get('rate_mbit')} Mbit/s  buffer {p.get('buffer_bytes')} B  loss {p.get('loss_pct')} %"
       f"  interval [{summary['results'][0]['interval_s'][0]:g}, "
       f"{summary['results'][0]['interval_s'][1]:g}] s\n")
-    w(f"{'cc':<12}{'run':>4}{'jain':>8}{'util':>8}{'retx%':>8}{'qdelay':>9}   "
+    wcc = max([12] + [len(r["cc"]) + 1 for r in summary["results"]])
+    w(f"{'cc':<{wcc}}{'run':>4}{'jain':>8}{'util':>8}{'retx%':>8}{'qdelay':>9}   "
       f"per flow: rtt(base) Mbit/s retx retx%\n")
     for r in summary["results"]:
         fl = "  ".join(f"{f['rtt_ms']:g}({fmt(f['base_rtt_ms'], '.1f')})ms "
@@ -892,13 +947,20 @@ def print_table(summary, out=sys.stdout):
                        for f in r["flows"][:6])
         if len(r["flows"]) > 6:
             fl += f"  ... ({len(r['flows'])} flows)"
-        w(f"{r['cc']:<12}{r['run']:>4}{fmt(r['jain'], '.3f'):>8}{fmt(r['utilization'], '.3f'):>8}"
+        w(f"{r['cc']:<{wcc}}{r['run']:>4}{fmt(r['jain'], '.3f'):>8}{fmt(r['utilization'], '.3f'):>8}"
           f"{100 * r['retrans_rate']:>8.2f}{fmt(r['queue_delay_ms']['mean'], '.1f'):>7}ms   {fl}\n")
+        if "+" in r["cc"]:
+            w(f"{'':<{wcc + 4}}shares: {share_text(r)}\n")
     if any(a["runs"] > 1 for a in summary["aggregate"]):
         for a in summary["aggregate"]:
-            w(f"{a['cc']:<12} mean of {a['runs']}: jain {fmt(a['jain_mean'], '.3f')} "
+            sh = ""
+            if "+" in a["cc"] and a.get("class_share_mean"):
+                sh = ", shares " + " + ".join(
+                    f"{cc} {fmt(None if x is None else 100 * x, '.1f')} %"
+                    for cc, x in zip(a["cc"].split("+"), a["class_share_mean"]))
+            w(f"{a['cc']:<{wcc}} mean of {a['runs']}: jain {fmt(a['jain_mean'], '.3f')} "
               f"(min {fmt(a['jain_min'], '.3f')}, max {fmt(a['jain_max'], '.3f')}), "
-              f"util {fmt(a['utilization_mean'], '.3f')}\n")
+              f"util {fmt(a['utilization_mean'], '.3f')}{sh}\n")
 
 
 # two-sided 95 % Student t quantiles by degrees of freedom (1..30); beyond: 1.96
@@ -924,7 +986,8 @@ SCREEN_RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms
                    "buffer_bdp", "jain", "utilization", "retrans_rate", "qdelay_mean_ms",
                    "throughputs_mbps", "cwnd_limited_shares", "probe_shares", "hold_shares",
                    "drain_shares", "phi_means", "trace_queue_ms", "kernel", "module_version",
-                   "module_srcversion"]
+                   "module_srcversion", "shares", "incumbent_mbps", "solo_mbps", "harm",
+                   "self_harm", "latency_harm", "latency_self_harm"]
 
 
 def _per_flow(flows, get):
@@ -933,37 +996,165 @@ def _per_flow(flows, get):
     return "" if all(v is None for v in vals) else "/".join(
         "" if v is None else f"{v:.3f}" for v in vals)
 SCREEN_METRICS = ("jain", "utilization", "retrans_rate", "qdelay_mean_ms")
+# harm (Ware et al., HotNets 2019) of a '+' configuration to its incumbent, per seed, and
+# what goes into it; mean and 95 % CI per configuration and scenario (screen_harm)
+HARM_METRICS = ("incumbent_mbps", "solo_mbps", "harm", "self_harm", "latency_harm",
+                "latency_self_harm")
+
+
+def _num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def part_ccs(r):
+    """The cc of each part of a result's --cc item: params.env cc ("bbr cubic"), else its
+    cc split at '+'."""
+    return r.get("params", {}).get("cc", "").split() or r["cc"].split("+")
+
+
+def class_flows(r):
+    """((rtt_ms, number of flows) of each RTT class, in class order) of a summary.json
+    result: from its flows' classes, or for a summary from before flows had one, from
+    params.env rtts_ms and flows_per_rtt."""
+    fl = r.get("flows", [])
+    if fl and all("class" in f for f in fl):
+        by = {}
+        for f in fl:
+            by.setdefault(f["class"], [float(f["rtt_ms"]), 0])[1] += 1
+        return tuple(tuple(v) for _, v in sorted(by.items()))
+    p = r.get("params", {})
+    rtts = [_num(x) for x in p.get("rtts_ms", "").split()]
+    counts = p.get("flows_per_rtt", "1").replace(",", " ").split()
+    counts = counts * len(rtts) if len(counts) == 1 else counts
+    try:
+        return tuple((x, int(n)) for x, n in zip(rtts, counts))
+    except ValueError:
+        return ()
+
+
+def screen_point(r):
+    """What a harm reference must share with a run besides its flows: the bottleneck (rate,
+    buffer in bytes, loss), the measured interval and the seed."""
+    p = r.get("params", {})
+    return (_num(r.get("rate_mbit", p.get("rate_mbit"))),
+            _num(r.get("buffer_bytes", p.get("buffer_bytes"))),
+            _num(r.get("loss_pct", p.get("loss_pct", 0))),
+            tuple(_num(x) for x in r.get("interval_s") or ()), str(p.get("seed")))
+
+
+def _harm_more_is_better(solo, other):
+    """(solo - other) / solo: the harm to a metric where more is better (throughput)."""
+    return None if solo is None or other is None or solo <= 0 else (solo - other) / solo
+
+
+def _harm_less_is_better(solo, other):
+    """(other - solo) / other: the harm to a metric where less is better (latency)."""
+    return None if solo is None or other is None or other <= 0 else (other - solo) / other
+
+
+def screen_harm(entries):
+    """Harm to the incumbent of every '+' run among entries (dicts: config, scenario, r =
+    its summary.json result), set on the entry as HARM_METRICS (None where a reference is
+    missing). The incumbent is the last cc of the item; its flows are those of the last RTT
+    class, their throughput x_with. References, found among the entries by their flows
+    (cc, RTT and number of flows of each class) and screen_point:
+      solo  the incumbent alone: a run whose item is the incumbent, with one RTT class of
+            the incumbent's RTT and number of flows; x_solo = its throughput (all flows)
+      self  the incumbent against itself: a run whose item names the incumbent in every
+            part, with this run's classes; x_self = its last class's throughput
+    harm = (x_solo - x_with) / x_solo, self_harm = (x_solo - x_self) / x_solo; latency
+    (the incumbent's base RTT + the bottleneck's mean queueing delay) likewise, as
+    (d_with - d_solo) / d_with. A reference has the run's module parameters, or none (for
+    cc's the module does not have); of several, the first in configuration order."""
+    index = {}
+    for e in entries:
+        r = e["r"]
+        e["ccs"], e["classes"], e["point"] = tuple(part_ccs(r)), class_flows(r), screen_point(r)
+        e["mparams"] = r.get("params", {}).get("module_params", "")
+        index.setdefault((e["ccs"], e["classes"], e["point"]), []).append(e)
+
+    def ref(ccs, classes, e):
+        cands = index.get((ccs, classes, e["point"]), [])
+        return next((c for c in cands if c["mparams"] == e["mparams"]),
+                    next((c for c in cands if not c["mparams"]), None))
+
+    def last_class(e):
+        r, k = e["r"], len(e["classes"])
+        mbps = sum(f["throughput_mbps"] for f in r["flows"] if f.get("class") == k)
+        q = (r.get("queue_delay_ms") or {}).get("mean")
+        return mbps, None if q is None else e["classes"][-1][0] + q
+
+    for e in entries:
+        for k in HARM_METRICS:
+            e[k] = None
+        n = len(e["ccs"])
+        if n < 2 or len(e["classes"]) != n or not all("class" in f for f in e["r"]["flows"]):
+            continue
+        inc = e["ccs"][-1]
+        e["incumbent_mbps"], d_with = last_class(e)
+        solo = ref((inc,), e["classes"][-1:], e)
+        if solo is None:
+            continue
+        e["solo_mbps"] = sum(f["throughput_mbps"] for f in solo["r"]["flows"])
+        q = (solo["r"].get("queue_delay_ms") or {}).get("mean")
+        d_solo = None if q is None else e["classes"][-1][0] + q
+        e["harm"] = _harm_more_is_better(e["solo_mbps"], e["incumbent_mbps"])
+        e["latency_harm"] = _harm_less_is_better(d_solo, d_with)
+        own = ref((inc,) * n, e["classes"], e)
+        if own is not None and all("class" in f for f in own["r"]["flows"]):
+            x_self, d_self = last_class(own)
+            e["self_harm"] = _harm_more_is_better(e["solo_mbps"], x_self)
+            e["latency_self_harm"] = _harm_less_is_better(d_solo, d_self)
+
+
+def _shares(r):
+    """'/'-joined throughput share of each part of a '+' result's item ('' otherwise)."""
+    per = r.get("per_class")
+    if "+" not in r["cc"] or not per or any(c.get("share") is None for c in per):
+        return ""
+    return "/".join(f"{c['share']:.4f}" for c in per)
 
 
 def screen_runs(root):
     """One row (SCREEN_RUN_COLS) per finished job of a screen.sh tree."""
-    rows = []
+    entries = []
     for path in sorted(glob.glob(os.path.join(root, "*", "*", "seed*", "summary.json"))):
         seed_dir = os.path.dirname(path)
         scen_dir = os.path.dirname(seed_dir)
         with open(path) as f:
             summ = json.load(f)
         for r in summ["results"]:
-            p = r["params"]
-            rows.append([os.path.basename(os.path.dirname(scen_dir)),
-                         os.path.basename(scen_dir), p.get("seed"), r["cc"],
-                         p.get("module_params", ""), "/".join(p.get("rtts_ms", "").split()),
-                         p.get("buffer_bdp", ""), r["jain"], r["utilization"],
-                         r["retrans_rate"], r["queue_delay_ms"]["mean"],
-                         "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
-                         _per_flow(r["flows"], lambda t: t["cwnd_limited_share"]),
-                         _per_flow(r["flows"], lambda t: t["why_share"].get("probe", 0)),
-                         _per_flow(r["flows"], lambda t: t["why_share"].get("hold", 0)),
-                         _per_flow(r["flows"], lambda t: t["why_share"].get("drain", 0)),
-                         _per_flow(r["flows"], lambda t: t["phi_mean"]),
-                         _per_flow(r["flows"], lambda t: t.get("queue_ms_mean")),
-                         r.get("kernel"), r.get("module_version"),
-                         p.get("module_srcversion", "")])
+            entries.append({"config": os.path.basename(os.path.dirname(scen_dir)),
+                            "scenario": os.path.basename(scen_dir), "r": r})
+    screen_harm(entries)
+    rows = []
+    for e in entries:
+        r = e["r"]
+        p = r["params"]
+        rows.append([e["config"], e["scenario"], p.get("seed"), r["cc"],
+                     p.get("module_params", ""), "/".join(p.get("rtts_ms", "").split()),
+                     p.get("buffer_bdp", ""), r["jain"], r["utilization"],
+                     r["retrans_rate"], r["queue_delay_ms"]["mean"],
+                     "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
+                     _per_flow(r["flows"], lambda t: t["cwnd_limited_share"]),
+                     _per_flow(r["flows"], lambda t: t["why_share"].get("probe", 0)),
+                     _per_flow(r["flows"], lambda t: t["why_share"].get("hold", 0)),
+                     _per_flow(r["flows"], lambda t: t["why_share"].get("drain", 0)),
+                     _per_flow(r["flows"], lambda t: t["phi_mean"]),
+                     _per_flow(r["flows"], lambda t: t.get("queue_ms_mean")),
+                     r.get("kernel"), r.get("module_version"),
+                     p.get("module_srcversion", ""), _shares(r),
+                     *(None if e[k] is None else round(e[k], 6) for k in HARM_METRICS)])
     return rows
 
 
 def screen_table(rows):
-    """Per (config, scenario): runs, and mean / CI half-width of SCREEN_METRICS."""
+    """Per (config, scenario): runs, and mean / CI half-width of SCREEN_METRICS; for '+'
+    configurations also the mean / CI of each part's share ('/'-joined) and of
+    HARM_METRICS over the seeds that have them (harm_runs: how many; None without)."""
     groups = {}
     for row in rows:
         groups.setdefault((row[0], row[1]), []).append(dict(zip(SCREEN_RUN_COLS, row)))
@@ -977,33 +1168,79 @@ def screen_table(rows):
             m, h = mean_ci95([r[k] for r in runs])
             line[k] = None if m is None else round(m, 5)
             line[k + "_ci95"] = None if h is None else round(h, 5)
+        shares = [[float(x) for x in r["shares"].split("/")] for r in runs if r.get("shares")]
+        line["shares"] = line["shares_ci95"] = ""
+        if shares and len({len(x) for x in shares}) == 1:
+            parts = [mean_ci95(col) for col in zip(*shares)]
+            line["shares"] = "/".join(f"{m:.4f}" for m, _ in parts)
+            line["shares_ci95"] = "" if len(shares) < 2 else "/".join(f"{h:.4f}" for _, h in parts)
+        line["harm_runs"] = sum(1 for r in runs if r.get("harm") is not None)
+        for k in HARM_METRICS:
+            m, h = mean_ci95([r.get(k) for r in runs])
+            line[k] = None if m is None else round(m, 5)
+            line[k + "_ci95"] = None if h is None else round(h, 5)
         out.append(line)
     return out
 
 
+def _mixed(table):
+    """True if a screen table has '+' configurations (their share and harm columns)."""
+    return any(t.get("shares") or t.get("incumbent_mbps") is not None for t in table)
+
+
+def _cell(t, k, spec, scale=1, none="n/a"):
+    """A table cell: the mean of k, with +- its CI half-width when there is one."""
+    v, h = t.get(k), t.get(k + "_ci95")
+    if v is None:
+        return none
+    return format(v * scale, spec) + ("" if h is None else " +- " + format(h * scale, spec))
+
+
+def _shares_cell(t):
+    """Each part's mean share of a '+' configuration, in %, with the CI half-width:
+    "bbr 61.2 +- 1.0 / cubic 38.8 +- 1.0"."""
+    if not t.get("shares"):
+        return ""
+    ms = t["shares"].split("/")
+    hs = t["shares_ci95"].split("/") if t.get("shares_ci95") else [None] * len(ms)
+    return " / ".join(f"{cc} {100 * float(m):.1f}" + ("" if h is None else f" +- {100 * float(h):.1f}")
+                      for cc, m, h in zip(t["cc"].split("+"), ms, hs))
+
+
 def print_screen_markdown(table, out=sys.stdout):
-    """The screen table as Markdown (for docs/), with the CI half-widths."""
-    def cell(t, k, spec, scale=1):
-        v, h = t[k], t[k + "_ci95"]
-        if v is None:
-            return "n/a"
-        return format(v * scale, spec) + ("" if h is None else " +- " + format(h * scale, spec))
-    out.write("| config | scenario | runs | Jain | utilisation | retransmitted % | queue delay ms |\n")
-    out.write("|---|---|---|---|---|---|---|\n")
+    """The screen table as Markdown (for docs/), with the CI half-widths; with '+'
+    configurations also each part's share (%), the harm to the incumbent and its harm to
+    itself (empty without a reference run)."""
+    mixed = _mixed(table)
+    extra = " share % per cc | harm | incumbent's self-harm | latency harm | latency self-harm |"
+    out.write("| config | scenario | runs | Jain | utilisation | retransmitted % | queue delay ms |"
+              + (extra if mixed else "") + "\n")
+    out.write("|---|---|---|---|---|---|---|" + ("---|" * 5 if mixed else "") + "\n")
     for t in table:
-        out.write(f"| {t['config']} | {t['scenario']} | {t['runs']} | {cell(t, 'jain', '.3f')} | "
-                  f"{cell(t, 'utilization', '.3f')} | {cell(t, 'retrans_rate', '.2f', 100)} | "
-                  f"{cell(t, 'qdelay_mean_ms', '.1f')} |\n")
+        out.write(f"| {t['config']} | {t['scenario']} | {t['runs']} | {_cell(t, 'jain', '.3f')} | "
+                  f"{_cell(t, 'utilization', '.3f')} | {_cell(t, 'retrans_rate', '.2f', 100)} | "
+                  f"{_cell(t, 'qdelay_mean_ms', '.1f')} |")
+        if mixed:
+            out.write(f" {_shares_cell(t)} | " + " | ".join(
+                _cell(t, k, ".3f", none="") for k in ("harm", "self_harm", "latency_harm",
+                                                       "latency_self_harm")) + " |")
+        out.write("\n")
 
 
 def print_screen(table, out=sys.stdout):
+    mixed = _mixed(table)
     out.write(f"{'config':<22}{'scenario':<10}{'n':>3}  {'jain (95% CI)':<18}{'util':>7}"
-              f"{'retx%':>8}{'qdelay':>9}\n")
+              f"{'retx%':>8}{'qdelay':>9}" + ("   share % per cc; harm, self-harm" if mixed else "")
+              + "\n")
     for t in table:
         ci = "" if t["jain_ci95"] is None else f" +-{t['jain_ci95']:.3f}"
         out.write(f"{t['config']:<22}{t['scenario']:<10}{t['runs']:>3}  "
                   f"{fmt(t['jain'], '.3f') + ci:<18}{fmt(t['utilization'], '.3f'):>7}"
-                  f"{100 * (t['retrans_rate'] or 0):>8.3f}{fmt(t['qdelay_mean_ms'], '.1f'):>7}ms\n")
+                  f"{100 * (t['retrans_rate'] or 0):>8.3f}{fmt(t['qdelay_mean_ms'], '.1f'):>7}ms")
+        if mixed and t.get("shares"):
+            out.write(f"   {_shares_cell(t)}; harm {_cell(t, 'harm', '.3f', none='-')}, "
+                      f"self-harm {_cell(t, 'self_harm', '.3f', none='-')}")
+        out.write("\n")
 
 
 SWEEP_COLS = ["sweep", "cc", "rtts_ms", "rtt_ratio", "buffer_bdp", "buffer_bytes", "loss_pct",

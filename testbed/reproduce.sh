@@ -20,7 +20,9 @@ re-run does only what is missing), over the paper's grid (100 Mbit/s):
   fig8  retransmission rate, N = 1 .. 100 flows of 10 ms, 0.1 and 1 BDP (14 points), without
         the module's gain trace (--trace off)
 
-  --ccs LIST       congestion controls (default bbr,bbq,da_bbr,bbr_a,bbr_a_fair,cubic)
+  --ccs LIST       congestion controls (default bbr,bbq,da_bbr,bbr_a,bbr_a_fair,cubic); an
+                   item A+B runs A's flows in the first RTT class and B's in the second
+                   (rtt_fairness.sh --cc), at the scenarios with two classes only
   --seeds LIST     seeds (default 1,2,3,4,5)
   --duration S     seconds per run (default 200, the paper's; docs/results/convergence-uml
                    shows 30 s runs do not give bbr's 200 s statistic)
@@ -67,7 +69,8 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 ((${#FIGS[@]})) || bad "name a figure: fig4 fig5 fig6 fig7 fig8 or all"
-[[ $CCS =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]] || bad "--ccs: '$CCS' is not a comma separated list of names"
+[[ $CCS =~ ^[a-z0-9_]+([+,][a-z0-9_]+)*$ ]] ||
+	bad "--ccs: '$CCS' is not a comma separated list of names (or of '+' items: bbr_a_fair+cubic)"
 [[ $DUR =~ ^[1-9][0-9]*$ ]] || bad "--duration: '$DUR' is not a whole number of seconds"
 
 mkdir -p "$OUT" || die "cannot create $OUT"

@@ -14,12 +14,15 @@ usage() {
 	cat <<EOF
 Usage: testbed/$PROG [options]
 
-Runs, for each congestion control in --cc (separately; every flow of a run uses it), a
-dumbbell with one flow per base RTT in --rtt (times --flows-per-rtt) through an htb
-bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
-(summary.json and a table in --out).
+Runs, for each item of --cc (separately), a dumbbell with one flow per base RTT in --rtt
+(times --flows-per-rtt) through an htb bottleneck of --rate with a bfifo of --buffer-bdp x
+BDP, then analyses all runs (summary.json and a table in --out).
 
-  --cc LIST          congestion controls, comma separated, one run each (default bbr_a,bbr)
+  --cc LIST          comma separated items, one run each (default bbr_a,bbr); an item is a
+                     congestion control for every flow, or one per RTT class joined by '+':
+                     --cc bbr_a_fair+cubic,bbr+cubic --rtt 20,20 is two runs, each with a
+                     20 ms flow of bbr_a_fair (bbr) and one of cubic; results in
+                     OUT/<item>/run<r>
   --rtt LIST         base RTTs in ms, comma separated, one sender class each (default 10,50)
   --rate MBIT        bottleneck rate, Mbit/s (default 100)
   --buffer-bdp X     buffer = X x rate x largest base RTT (default 5); prints bytes/packets
@@ -27,7 +30,8 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
   --duration S       whole seconds of traffic (default 30)
   --warmup S         seconds excluded from the statistics at the start (default 5)
   --cooldown S       seconds excluded at the end, where flows stop (default 1)
-  --flows-per-rtt N  flows per RTT class (default 1)
+  --flows-per-rtt N  flows per RTT class (default 1), or a comma separated count per class:
+                     --cc bbr_a_fair+cubic --rtt 20,20 --flows-per-rtt 1,4 is 1 against 4
   --streams N        flows per iperf3 client, 1..128: flows of a class that start together
                      share one client (-P), one TCP connection each (default 128)
   --stagger S        seconds between consecutive flow starts (default 0)
@@ -42,7 +46,9 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
   --backend B        auto|host|qemu|uml (default auto: host if root, the host kernel loads
                      modules and netem works in a scratch namespace; else uml)
   --kernel K         6.1|6.12 for the qemu backend (default 6.12)
-  --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable)
+  --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable); name and
+                     value are checked against the parameters of the module the runs load
+                     (modinfo -p: name, [lo..hi] range), also with --dry-run
   --interval S       receiver report interval (default 1)
   --client C         auto|tcpflow|iperf3: the traffic's sender and receiver (default auto:
                      testbed/tcpflow.py where the guest or host has python3 (host, uml),
@@ -57,7 +63,8 @@ bottleneck of --rate with a bfifo of --buffer-bdp x BDP, then analyses all runs
   -h, --help         this text
 
 Backends: host = testbed/scenario.sh run directly as root (tcp_bbr_a.ko from BBR_A_KO or
-the repository root is insmod-ed if bbr_a is not loaded); qemu/uml = scripts/guest.sh with
+the repository root is insmod-ed if bbr_a is not loaded; a loaded module's parameter names
+are those --module-param is checked against); qemu/uml = scripts/guest.sh with
 --virtual-time; a QEMU guest whose kernel faults with no tcp_bbr_a code in the report is
 run once more (said on screen; its console is kept). Exit status: 0 ok, 1 a run or the
 analysis failed, 2 bad usage.
@@ -95,7 +102,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the options of one run
-	SARGS=(--cc "$1" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
+	SARGS=(--cc "${1//+/,}" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
 		--loss "$LOSS" --duration "$DURATION" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
 		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
 		--load "$5" --streams "$STREAMS" --client "$CLIENT" --trace "$TRACE")
@@ -117,6 +124,18 @@ IFS=, read -r -a CC_LIST <<<"$CCS"
 IFS=, read -r -a RTT_LIST <<<"$RTTS"
 [[ ${#CC_LIST[@]} -gt 0 ]] || bad "--cc is empty"
 [[ ,$CCS, != *,,* ]] || bad "--cc: empty item in '$CCS'"
+# A '+' item names one cc per RTT class (scenario.sh's --cc A,B): its parts are checked as
+# any cc, by scenario.sh --check, after their number. LOAD_CCS: every cc of every item, once,
+# in order (scenario.sh --load, so that all runs prepare the kernel alike).
+LOAD_CCS=''
+for c in "${CC_LIST[@]}"; do
+	[[ +$c+ != *++* ]] || bad "--cc: empty part in '$c' (A+B: one cc per RTT class)"
+	IFS=+ read -r -a parts <<<"$c"
+	if ((${#parts[@]} > 1)) && [[ ,$RTTS, != *,,* ]] && ((${#parts[@]} != ${#RTT_LIST[@]})); then
+		bad "--cc: '$c' names ${#parts[@]} ccs, one per RTT class, but --rtt $RTTS has ${#RTT_LIST[@]}"
+	fi
+	for p in "${parts[@]}"; do [[ ,$LOAD_CCS, == *,"$p",* ]] || LOAD_CCS=$LOAD_CCS${LOAD_CCS:+,}$p; done
+done
 isnum "$BUFFER_BDP" && check "$BUFFER_BDP > 0 && $BUFFER_BDP <= 10000" ||
 	bad "--buffer-bdp: '$BUFFER_BDP' is not a positive multiple"
 isnum "$COOLDOWN" || bad "--cooldown: '$COOLDOWN' is not a number of seconds"
@@ -137,7 +156,16 @@ done
 [[ -z $said ]] || log "${said#scenario: }" # a warning
 check "$WARMUP + $COOLDOWN < $DURATION" ||
 	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DURATION)"
-NFLOWS=$((${#RTT_LIST[@]} * FLOWS_PER_RTT))
+IFS=, read -r -a FLOW_COUNTS <<<"$FLOWS_PER_RTT" # checked: one count, or one per class
+if ((${#FLOW_COUNTS[@]} == 1)); then
+	NFLOWS=$((${#RTT_LIST[@]} * 10#$FLOWS_PER_RTT)) FLOWS_SAID="${RTT_LIST[*]} ms x $FLOWS_PER_RTT"
+else
+	NFLOWS=0 FLOWS_SAID=''
+	for i in "${!RTT_LIST[@]}"; do
+		NFLOWS=$((NFLOWS + 10#${FLOW_COUNTS[i]}))
+		FLOWS_SAID+="${FLOWS_SAID:+, }${FLOW_COUNTS[i]} x ${RTT_LIST[i]} ms"
+	done
+fi
 
 # buffer: X x BDP of the largest base RTT
 MAXRTT=$(printf '%s\n' "${RTT_LIST[@]}" | sort -g | tail -n1)
@@ -149,21 +177,10 @@ if ((BUFFER < 1514)); then
 fi
 PKTS=$(awk "BEGIN { printf \"%.1f\", $BUFFER / 1514 }")
 log "buffer: $BUFFER_BDP x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUFFER B = $PKTS packets of 1514 B"
-log "flows: $NFLOWS (${RTT_LIST[*]} ms x $FLOWS_PER_RTT), ${DURATION} s, measured ${WARMUP}..$(awk "BEGIN { print $DURATION - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
+log "flows: $NFLOWS ($FLOWS_SAID), ${DURATION} s, measured ${WARMUP}..$(awk "BEGIN { print $DURATION - $COOLDOWN }") s, loss ${LOSS} %; cc: ${CC_LIST[*]} x $REPEAT run(s)"
 [[ -n $TIMEOUT ]] || TIMEOUT=$((600 + 30 * DURATION))
 
-if ((DRY)); then
-	log "dry run: backend $BACKEND, out $OUT; would run:"
-	for c in "${CC_LIST[@]}"; do
-		for ((r = 1; r <= REPEAT; r++)); do
-			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r" "$BUFFER" "$CCS"
-			echo "  scenario.sh ${SARGS[*]}"
-		done
-	done
-	exit 0
-fi
-
-# ---- backend ---------------------------------------------------------------------------------
+# ---- backend, module parameters ------------------------------------------------------------
 TICKER=''
 cleanup() {
 	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
@@ -173,7 +190,25 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
+if ((DRY)); then
+	# --module-param is checked against the module the runs would load, so a dry run with
+	# parameters needs the backend (lib/backend.sh)
+	if ((${#MODULE_PARAMS[@]})); then
+		[[ $BACKEND != auto ]] || choose_backend
+		check_module_params "${MODULE_PARAMS[@]}"
+	fi
+	log "dry run: backend $BACKEND, out $OUT; would run:"
+	for c in "${CC_LIST[@]}"; do
+		for ((r = 1; r <= REPEAT; r++)); do
+			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r" "$BUFFER" "$LOAD_CCS"
+			echo "  scenario.sh ${SARGS[*]}"
+		done
+	done
+	exit 0
+fi
+
 choose_backend
+check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------
@@ -214,14 +249,14 @@ for c in "${CC_LIST[@]}"; do
 		ticker "run $((DONE_RUNS + 1))/$NRUNS ($c #$r)" &
 		TICKER=$!
 		if [[ $BACKEND == host ]]; then
-			scenario_args "$c" "$seed" "$dir" "$BUFFER" "$CCS"
+			scenario_args "$c" "$seed" "$dir" "$BUFFER" "$LOAD_CCS"
 			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" || die "run $c #$r failed (raw outputs in $dir)"
 		else
 			gargs=(--kernel "$KERNEL" --virtual-time --timeout "$TIMEOUT" --out "$dir")
 			[[ -z $MEM ]] || gargs+=(--mem "$MEM")
 			[[ $BACKEND != uml ]] || gargs+=(--seed "$seed") # UML: seeded, repeatable guest RNG
 			# shellcheck disable=SC2016
-			scenario_args "$c" "$seed" '"$BBR_A_OUT"' "$BUFFER" "$CCS"
+			scenario_args "$c" "$seed" '"$BBR_A_OUT"' "$BUFFER" "$LOAD_CCS"
 			# shellcheck disable=SC2016
 			guest_run "$dir" "${gargs[@]}" -- sh '"$BBR_A_SRC"/testbed/scenario.sh' "${SARGS[*]}" ||
 				die "run $c #$r failed in the $KERNEL guest (outputs in $dir)"

@@ -17,7 +17,8 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
 
   --cc CC[,CC...]      congestion control: one for all flows, or one per RTT class (default bbr)
   --rtt MS[,MS...]     base RTT of each sender class, ms (0 < ms <= 10000)
-  --flows-per-rtt N    flows per RTT class, 1..1000 (default 1); flows alternate between classes
+  --flows-per-rtt N    flows per RTT class, 1..1000 (default 1), or a comma separated count per
+                       class (1,4); flows alternate between the classes that have flows left
   --rate MBIT          bottleneck rate, Mbit/s (0 < r <= 100000)
   --buffer BYTES       bottleneck buffer (bfifo limit), bytes
   --loss PCT           random loss after the bottleneck, percent, below 100 (default 0)

@@ -18,16 +18,22 @@ usage() {
 Usage: testbed/$PROG --configs FILE --out DIR [options]
 
   --configs FILE   one configuration per line: NAME CC [MODULE_PARAM=VALUE ...]
-                   (# comments and blank lines ignored; NAME: letters, digits, - _ .)
+                   (# comments and blank lines ignored; NAME: letters, digits, - _ . +);
+                   CC is an rtt_fairness.sh --cc item: a cc, or one per RTT class joined
+                   by '+' (bbr_a_fair+cubic), which runs only at the scenarios with that
+                   many RTT classes (the others are skipped); its harm to the incumbent
+                   (the last cc) needs reference configurations, the incumbent alone and
+                   against itself (testbed/README.md, "Mixed congestion controls and harm")
   --out DIR        results; job results in DIR/<NAME>/<SCENARIO>/seed<N>/; DIR/screen.csv
   --scenarios LIST comma separated NAME:RTTS:BDP[:LOSS[:FLOWS]], RTTS joined by '+';
-                   LOSS percent random loss, FLOWS flows per RTT class (both: rtt_fairness.sh's
-                   --loss and --flows-per-rtt, for this scenario) (default
+                   LOSS percent random loss, FLOWS flows per RTT class, or a count per class
+                   joined by '+' (1+4) (both: rtt_fairness.sh's --loss and --flows-per-rtt,
+                   for this scenario) (default
                    b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5)
   --seeds LIST     comma separated seeds (default 1,2,3)
   --duration S     seconds per run (default 30)
   --rate MBIT      bottleneck rate (default 100)
-  --flows-per-rtt N  flows per RTT class (default 1)
+  --flows-per-rtt N  flows per RTT class, or a comma separated count per class (default 1)
   --backend B      rtt_fairness.sh backend (default uml)
   --jobs N         jobs at once (default: number of cores; with --slurm: as Slurm allows)
   --sample-ms MS   ss/tc sampling (default 0: off; the module's gain trace is always kept)
@@ -113,27 +119,42 @@ done
 [[ -z $JOBS || $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
 [[ $SEEDS =~ ^[0-9]+(,[0-9]+)*$ ]] || bad "--seeds: '$SEEDS' is not a comma separated list of integers"
 
-# jobs: "KEY DIR rtt_fairness-args..."
-JOBLIST=()
+# jobs: "KEY DIR rtt_fairness-args..."; CHECKS: the first job of each configuration and of
+# each scenario, which rtt_fairness.sh --dry-run checks before anything runs
+JOBLIST=() CHECKS=() SKIPPED=0 nconfigs=0
+declare -A checked=()
 IFS=, read -r -a scenarios <<<"$SCEN"
 IFS=, read -r -a seeds <<<"$SEEDS"
 while read -r name cc params; do
 	[[ -z $name || $name == \#* ]] && continue
-	[[ $name =~ ^[A-Za-z0-9._-]+$ ]] || bad "$CONFIGS: bad configuration name '$name'"
+	[[ $name =~ ^[A-Za-z0-9._+-]+$ ]] || bad "$CONFIGS: bad configuration name '$name'"
 	[[ -n $cc ]] || bad "$CONFIGS: configuration $name has no congestion control"
+	nconfigs=$((nconfigs + 1))
 	margs=()
 	for p in $params; do margs+=(--module-param "$p"); done
+	parts=${cc//[!+]/}
 	for sc in "${scenarios[@]}"; do
 		IFS=: read -r sname rtts bdp loss flows extra <<<"$sc"
 		[[ -n $sname && -n $rtts && -n $bdp && -z $extra ]] ||
 			bad "--scenarios: bad item '$sc' (NAME:RTTS:BDP[:LOSS[:FLOWS_PER_RTT]])"
-		sargs="--rtt ${rtts//+/,} --buffer-bdp $bdp${loss:+ --loss $loss}${flows:+ --flows-per-rtt $flows}"
+		# a cc per RTT class: only where the scenario has that many classes
+		if [[ -n $parts && ${rtts//[!+]/} != "$parts" ]]; then
+			SKIPPED=$((SKIPPED + ${#seeds[@]}))
+			continue
+		fi
+		sargs="--rtt ${rtts//+/,} --buffer-bdp $bdp${loss:+ --loss $loss}${flows:+ --flows-per-rtt ${flows//+/,}}"
 		for s in "${seeds[@]}"; do
 			JOBLIST+=("$name/$sname/seed$s --cc $cc $sargs --seed $s ${margs[*]}")
 		done
+		for k in "config $name" "scenario $sname"; do
+			[[ -n ${checked[$k]:-} ]] || { checked[$k]=1; CHECKS+=("${JOBLIST[-1]}"); }
+		done
 	done
 done <"$CONFIGS"
-[[ ${#JOBLIST[@]} -gt 0 ]] || bad "$CONFIGS: no configurations"
+((nconfigs)) || bad "$CONFIGS: no configurations"
+[[ ${#JOBLIST[@]} -gt 0 ]] ||
+	bad "no jobs: each configuration names a cc per RTT class ('+') for scenarios with another number of classes"
+((SKIPPED == 0)) || log "$SKIPPED job(s) skipped: a configuration's '+' item names another number of ccs than the scenario has RTT classes"
 common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$FPR"
 	--sample-ms "$SAMPLE" --client "$CLIENT")
 # only when off: the job keys of runs with the trace (the default) stay what they were
@@ -178,11 +199,15 @@ if ((DRY)); then
 	((SLURM == 0 || ${#todo[@]} == 0)) || slurm_run "$OUT" "$JOBS" "$SLURM_OPTS" 1 "${todo[@]}"
 	exit 0
 fi
-# validate the options once through rtt_fairness.sh (exit 2 on bad values)
-read -r _ args <<<"${JOBLIST[0]}"
-# shellcheck disable=SC2086
-"$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run >/dev/null ||
-	exit 2
+# validate the options through rtt_fairness.sh (exit 2 on bad values): every configuration
+# (its cc item and module parameters) and every scenario once
+for j in "${CHECKS[@]}"; do
+	read -r _ args <<<"$j"
+	# shellcheck disable=SC2086 # all it says when it fails, its warnings otherwise
+	said=$("$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run 2>&1 >/dev/null) ||
+		{ printf '%s\n' "$said" >&2; exit 2; }
+	grep 'warning' <<<"$said" >&2 || true
+done
 rm -rf "$OUT/.validate"
 done_n=$((${#JOBLIST[@]} - ${#todo[@]})) failed=0
 if ((SLURM)); then

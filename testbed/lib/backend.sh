@@ -1,8 +1,8 @@
 # testbed/lib/backend.sh -- which backend runs rtt_fairness.sh's scenarios: the host itself,
 # or a guest (QEMU or User-Mode Linux) through scripts/guest.sh.
 # shellcheck shell=bash
-# Sourced by rtt_fairness.sh; defines functions only. Uses its die, log, REPO, BACKEND, CCS
-# and KERNEL.
+# Sourced by rtt_fairness.sh; defines functions only. Uses its die, bad, log, REPO, BACKEND,
+# LOAD_CCS (every cc of the runs, comma separated) and KERNEL.
 {
 # shellcheck source=scripts/lib/console.sh
 source "$REPO/scripts/lib/console.sh" # console_fault
@@ -22,7 +22,7 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 	ip netns del "$PROBE_NS"
 	PROBE_NS=
 	((ok)) || { echo "netem does not work in a scratch namespace"; return; }
-	if [[ ,$CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
+	if [[ ,$LOAD_CCS, =~ ,(bbr_a|bbr_a_fair|bbq|da_bbr), ]] && [[ ! -d /sys/module/tcp_bbr_a ]] &&
 		[[ ! -f ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} ]]; then
 		echo "tcp_bbr_a is not loaded and ${BBR_A_KO:-$REPO/tcp_bbr_a.ko} is not built (make)"
 	fi
@@ -51,6 +51,61 @@ choose_backend() {
 		[[ $BACKEND == uml ]] && KERNEL=uml
 	fi
 	return 0
+}
+
+# The loaded module, as testbed/lib/module.sh finds it (BBR_A_MODULE_DIR: a stand-in, tests).
+MODULE_SYS=${BBR_A_MODULE_DIR:-/sys/module/tcp_bbr_a}
+
+# backend_module_ko: prints the tcp_bbr_a.ko the runs of BACKEND (host, qemu or uml) load:
+# the host's BBR_A_KO or the repository's, or the guest's build of the repository's sources
+# (cached by their contents, as the guest runner builds it: ~2 s for UML when cached).
+backend_module_ko() {
+	local ko
+	case $BACKEND in
+	host)
+		ko=${BBR_A_KO:-$REPO/tcp_bbr_a.ko}
+		[[ -f $ko ]] || { log "$ko does not exist (make, or set BBR_A_KO)"; return 1; }
+		[[ $ko == /* ]] || ko=$PWD/$ko # modinfo reads a name without a / as a module's
+		echo "$ko" ;;
+	uml) ko=$("$REPO/scripts/uml.sh" module) && [[ -n $ko ]] && echo "$ko" ;;
+	qemu) "$REPO/scripts/build_module.sh" "$KERNEL" ;;
+	*) return 1 ;;
+	esac
+}
+
+# check_module_params K=V...: each K is a parameter of the tcp_bbr_a the runs will load and
+# each V within its range; else bad (exit 2) naming it. Names and ranges are the module's
+# own, read when asked (its parameter set changes with its sources): `modinfo -p` of the .ko
+# (backend_module_ko) gives "name:description [lo..hi, default d]" per parameter, the range
+# from MODULE_PARM_DESC; a parameter without such a range is checked by name only. On a host
+# where tcp_bbr_a is loaded already (scenario.sh then writes the values into its parameter
+# files) the names are the loaded module's and the range is its own setter's, at run time.
+check_module_params() {
+	(($#)) || return 0
+	local list='' from p name val line lo hi known l
+	if [[ $BACKEND == host && -d $MODULE_SYS/parameters ]]; then
+		from="the loaded tcp_bbr_a ($MODULE_SYS)"
+		for p in "$MODULE_SYS"/parameters/*; do
+			if [[ -e $p ]]; then list+="${p##*/}:"$'\n'; fi
+		done
+	else
+		from=$(backend_module_ko) || die "cannot check --module-param: no tcp_bbr_a.ko for the $BACKEND backend (see above)"
+		need modinfo
+		list=$(modinfo -p "$from") || die "cannot check --module-param: modinfo -p $from failed"
+	fi
+	for p in "$@"; do
+		name=${p%%=*} val=${p#*=} line='' known=''
+		while IFS= read -r l; do
+			[[ -n $l ]] || continue
+			known+="${known:+ }${l%%:*}"
+			[[ ${l%%:*} != "$name" ]] || line=$l
+		done <<<"$list"
+		[[ -n $line ]] || bad "--module-param: '$name' is not a parameter of $from (it has: ${known:-none})"
+		[[ $line =~ \[([0-9]+)\.\.([0-9]+),\ default\ [0-9]+\]$ ]] || continue
+		lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[2]}
+		[[ $val =~ ^(0|[1-9][0-9]{0,17})$ ]] && ((val >= lo && val <= hi)) ||
+			bad "--module-param: '$p': $name takes a whole number in $lo..$hi"
+	done
 }
 
 # guest_run DIR GUEST_ARGS...: scripts/guest.sh GUEST_ARGS, whose --out is DIR. A QEMU guest

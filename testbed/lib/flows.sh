@@ -8,7 +8,9 @@
 # flow_table FLOWS_FILE GROUPS_FILE
 #
 # FLOWS_FILE, one line per flow: index class rtt_ms cc port start_s run_s group stream.
-# Flows alternate between the RTT classes; flow i starts at its --starts offset, or at
+# Flows alternate between the RTT classes; with a count per class (--flows-per-rtt 1,4) a
+# class leaves the rotation once its flows are placed: classes 1 2 2 2 2 (one count for
+# all classes gives the order it always did). Flow i starts at its --starts offset, or at
 # --stagger x (i - 1), plus a random delay in [0, --jitter) drawn from --seed; it runs whole
 # seconds until about --duration after the first start.
 #
@@ -30,11 +32,20 @@ flow_table() {
 		nclass = split(rtts, rtt_of, " ")
 		ncc = split(ccs, cc_of, " ")
 		nstarts = split(starts, start_of, " ")
+		ncount = split(flows_per_rtt, count_of, " ")
+		rounds = 0
+		for (class = 1; class <= nclass; class++) {
+			n_of[class] = (ncount == 1 ? count_of[1] : count_of[class]) + 0
+			if (n_of[class] > rounds)
+				rounds = n_of[class]
+		}
 		srand(seed)
 		flow = 0
 		ngroups = 0
-		for (round = 1; round <= flows_per_rtt; round++) {
+		for (round = 1; round <= rounds; round++) {
 			for (class = 1; class <= nclass; class++) {
+				if (round > n_of[class])
+					continue
 				flow++
 				start = (nstarts ? start_of[flow] : stagger * (flow - 1)) + (jitter > 0 ? rand() * jitter : 0)
 				run = int(duration - start)

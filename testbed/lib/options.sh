@@ -77,7 +77,7 @@ check_options() {
 	number_ok "$LOSS" 'x < 100 * U' || bad "--loss: '$LOSS' is not a percentage (0 <= pct < 100)"
 	whole_ok "$DURATION" 'x >= 1 && x <= 100000' ||
 		bad "--duration: '$DURATION' is not a whole number of seconds in 1..100000"
-	whole_ok "$FLOWS_PER_RTT" 'x >= 1 && x <= 1000' || bad "--flows-per-rtt: '$FLOWS_PER_RTT' is not an integer in 1..1000"
+	check_flow_counts
 	whole_ok "$STREAMS" 'x >= 1 && x <= 128' || bad "--streams: '$STREAMS' is not an integer in 1..128 (iperf3's -P limit)"
 	is_number "$STAGGER" || bad "--stagger: '$STAGGER' is not a number of seconds"
 	is_number "$JITTER" || bad "--jitter: '$JITTER' is not a number of seconds"
@@ -97,12 +97,34 @@ check_options() {
 	STARTS=$(echo "$STARTS" | tr ',' ' ')
 	for v in $STARTS; do is_number "$v" || bad "--starts: '$v' is not a number of seconds"; done
 	NCLASS=$(echo $RTTS | wc -w) cc_count=$(echo $CCS | wc -w)
-	to_micro "$FLOWS_PER_RTT" && NFLOWS=$((NCLASS * MICRO / U))
+	if [ "$flow_counts" = 1 ]; then
+		NFLOWS=$((NCLASS * flow_sum))
+	else
+		[ "$flow_counts" = "$NCLASS" ] ||
+			bad "--flows-per-rtt: give one count or one per RTT class ($NCLASS), not $flow_counts"
+		NFLOWS=$flow_sum
+	fi
 	[ -z "$STARTS" ] || [ "$(echo $STARTS | wc -w)" = "$NFLOWS" ] ||
 		bad "--starts: give one offset per flow ($NFLOWS), not $(echo $STARTS | wc -w)"
 	[ "$cc_count" = 1 ] || [ "$cc_count" = "$NCLASS" ] || bad "--cc: give one cc or one per RTT class ($NCLASS)"
 	check_times
 	set +f
+}
+
+# check_flow_counts: --flows-per-rtt is one count for every RTT class or a comma separated
+# count per class, each 1..1000; FLOWS_PER_RTT becomes space separated (each count as it was
+# written), flow_counts = how many counts, flow_sum = their sum. Shell builtins only: the
+# processes a run starts must not change (see the top of this file).
+check_flow_counts() {
+	no_empty_item --flows-per-rtt "$FLOWS_PER_RTT"
+	_rest=$FLOWS_PER_RTT _list='' flow_counts=0 flow_sum=0
+	while :; do
+		_v=${_rest%%,*}
+		whole_ok "$_v" 'x >= 1 && x <= 1000' || bad "--flows-per-rtt: '$_v' is not an integer in 1..1000"
+		_list=$_list${_list:+ }$_v flow_counts=$((flow_counts + 1)) flow_sum=$((flow_sum + x))
+		case $_rest in *,*) _rest=${_rest#*,} ;; *) break ;; esac
+	done
+	FLOWS_PER_RTT=$_list
 }
 
 # The checks on times, last: they compare options with each other.

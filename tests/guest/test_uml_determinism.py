@@ -137,8 +137,10 @@ def test_module_cc_switched_off_matches_builtin_bbr(uml_kernel, tmp_path, cc, of
 def run_metrics(r):
     """A summary.json result's statistics, without what names the run or its cc and without
     "trace" (the module's gain trace, which built-in bbr does not have)."""
-    m = {k: v for k, v in r.items() if k not in ("cc", "dir", "params", "run")}
+    m = {k: v for k, v in r.items() if k not in ("cc", "dir", "params", "run", "per_cc")}
     m["flows"] = [{k: v for k, v in f.items() if k not in ("cc", "trace")} for f in r["flows"]]
+    m["per_cc"] = list(r["per_cc"].values())  # keyed by the cc's name
+    m["per_class"] = [{k: v for k, v in c.items() if k != "cc"} for c in r["per_class"]]
     return m
 
 

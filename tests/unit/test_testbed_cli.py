@@ -101,9 +101,13 @@ def test_rtt_fairness_help_documents_every_option():
         assert opt in p.stdout, opt
 
 
-def test_rtt_fairness_dry_run_prints_buffer_and_plan(tmp_path):
+def test_rtt_fairness_dry_run_prints_buffer_and_plan(tmp_path, fake_ko):
     out = tmp_path / "o"
-    p = run(RF, "--dry-run", "--out", out, "--module-param", "adaptive=0", "--repeat", "2")
+    # --module-param is checked against the module the backend would load: a stand-in here
+    ko = fake_ko([("adaptive", "bbr_a: adaptive gains [0..1, default 1]")])
+    p = subprocess.run([str(RF), "--dry-run", "--backend", "host", "--out", str(out),
+                        "--module-param", "adaptive=0", "--repeat", "2"], capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "BBR_A_KO": str(ko)})
     assert p.returncode == 0, p.stderr
     # 5 x 100 Mbit/s x 50 ms = 5 x 625000 B = 3125000 B = 2064.1 packets of 1514 B
     assert "625000 B" in p.stderr and "3125000 B" in p.stderr and "2064.1 packets" in p.stderr
