@@ -16,7 +16,8 @@ usage() {
 usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers; print the kbuild dir
        scripts/uml.sh module    build tcp_bbr_a.ko against UML (cached by content); print its path
        scripts/uml.sh run [--kernel uml] [--virtual-time] [--timeout SEC] [--out HOSTDIR]
-                          [--seed N] [--mem MB] [--smp 1] [--ko FILE] -- COMMAND [ARGS...]
+                          [--seed N] [--mem MB] [--smp 1] [--ko FILE] [--file FILE]...
+                          -- COMMAND [ARGS...]
 
 run boots UML (root = the host's / over hostfs, read-only; /run /tmp /var/tmp /root /dev/shm
 are tmpfs) and runs COMMAND with /bin/sh -c semantics. In the guest: BBR_A_SRC (the project
@@ -24,6 +25,7 @@ tree as on disk, less .git, docs/, results/ and build products; read-only), BBR_
 (tcp_bbr_a.ko, not loaded), BBR_A_OUT (copied back to HOSTDIR), BBR_A_KERNEL=uml,
 BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is always on (--virtual-time is implied). Default seed 1.
 --ko FILE: use this tcp_bbr_a.ko (built for UML) instead of building the repository's.
+--file FILE: copy FILE into the guest's read-only directory BBR_A_FILES (repeatable).
 HOSTDIR receives BBR_A_OUT's contents when the command ends (not on timeout or crash) and
 console.log (the guest kernel's console, warnings and errors only).
 Exit status: COMMAND's, or 124 timeout, 125 guest crash/panic (no status reported),
@@ -83,6 +85,7 @@ console_tail() {
 
 cmd_run() {
 	local timeout=900 out='' seed=1 mem=1024 kdir poweroff sampler ko='' ko_arg='' cmdline rc finished
+	local files=() f
 	DIE_RC=2 # usage errors
 	while (($#)); do
 		case $1 in
@@ -95,6 +98,7 @@ cmd_run() {
 		--smp) [[ ${2-} =~ ^[0-9]+$ ]] || die "--smp needs a number"
 			[[ $2 == 1 ]] || log "warning: UML is uniprocessor, ignoring --smp $2"; shift 2 ;;
 		--ko) [[ -f ${2-} ]] || die "--ko: no such file '${2-}'"; ko_arg=$2; shift 2 ;;
+		--file) [[ -f ${2-} ]] || die "--file: no such file '${2-}'"; files+=("$2"); shift 2 ;;
 		--) shift; break ;;
 		-h | --help) usage; exit 0 ;;
 		*) usage >&2; die "unknown option '$1'" ;;
@@ -118,9 +122,10 @@ cmd_run() {
 	trap 'exit 143' TERM HUP
 	mkdir -p "$CACHE/uml-run"
 	RUN_DIR=$(mktemp -d "$CACHE/uml-run/run.XXXXXXXX")
-	mkdir -p "$RUN_DIR/src" "$RUN_DIR/out" "$RUN_DIR/home"
+	mkdir -p "$RUN_DIR/src" "$RUN_DIR/out" "$RUN_DIR/home" "$RUN_DIR/files"
 	copy_tree "$RUN_DIR/src" || die "cannot copy the project tree into $RUN_DIR/src"
 	[[ -n $ko ]] && cp "$ko" "$RUN_DIR/tcp_bbr_a.ko"
+	for f in "${files[@]}"; do cp "$f" "$RUN_DIR/files/"; done
 	cp "$poweroff" "$RUN_DIR/poweroff"
 	cp "$sampler" "$RUN_DIR/sampler"
 	cp "$UML_FILES/init.sh" "$RUN_DIR/init"

@@ -380,11 +380,11 @@ def parse_snmp_tcp(path):
 
 # ------------------------------------------------------------------------------ analysis
 TRACE_LINE = re.compile(r"\s(\d+\.\d+): bbr_a_gain: (.*)$")
-# enum bbr_a_why of tcp_bbr_a.c, in order
-GAIN_WHY = ("fixed", "probe", "hold", "drain", "lossy", "cruise", "lt_bw")
+# enum bbr_why of tcp_bbr_a.c, in order
+GAIN_WHY = ("fixed", "probe", "hold", "drain", "lossy", "cruise", "lt_bw", "recovery")
 TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
               "cwnd_gain", "rtt_us", "rtt_max_us", "phi", "min_rtt_us", "bw_mbps", "cwnd",
-              "inflight", "cwnd_limited"]
+              "inflight", "cwnd_limited", "lossy", "round_lost", "ev"]
 
 
 def parse_trace_file(path):
@@ -419,7 +419,8 @@ def trace_rows(events, fl, sport, t0):
                      e["phase"], GAIN_WHY[why] if why < len(GAIN_WHY) else why,
                      e["gain"], e["cwnd_gain"], e["rtt_us"], e["rtt_max_us"],
                      None if phi is None else round(phi, 4), e["min_rtt_us"],
-                     round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"]])
+                     round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"],
+                     e.get("lossy"), e.get("round_lost"), e.get("ev", 0)])
     return rows
 
 

@@ -72,7 +72,7 @@ cp "$H/sampler" /run/bbr_a/sampler || fail "copy the sampler"
 ip link set lo up 2>/dev/null
 
 export BBR_A_SRC=/run/bbr_a/src BBR_A_KO BBR_A_OUT=/run/bbr_a/out BBR_A_KERNEL=uml BBR_A_SEED \
-	BBR_A_SAMPLER=/run/bbr_a/sampler
+	BBR_A_SAMPLER=/run/bbr_a/sampler BBR_A_FILES=$H/files
 export HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb PYTHONDONTWRITEBYTECODE=1
 cd "$BBR_A_SRC" || fail "cd $BBR_A_SRC"
 /bin/sh -c "$BBR_A_CMD" </dev/null >/dev/tty1 2>/dev/tty2

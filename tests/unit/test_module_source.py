@@ -1,0 +1,57 @@
+"""Properties of the module's source layout that its design rests on (issue: the module
+core), checked on the text so that a later edit cannot quietly undo them.
+
+- A module parameter is read only in an algorithm's load hook (once per ACK, into struct
+  bbr_ctx): 0.4.0 read da_enable up to six times per ACK, and a write between two reads
+  gave half of one behaviour and half of the other.
+- The core's functions contain no test of the algorithm: the algorithms are reached only
+  through the hooks of section "Hooks".
+"""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [ROOT / "tcp_bbr_a.c", *sorted((ROOT / "algos").glob("*.h"))]
+# A function definition: a line at column 0 naming it, its parameters (maybe over several
+# lines), then "{" alone on a line; its body ends at the next "}" alone on a line.
+DEF = re.compile(r"^[a-z_][^\n;{}()]*?\b(\w+)\(([^;{}]*?)\)\s*\n\{\n(.*?)\n\}$", re.M | re.S)
+
+
+def functions(text):
+    """(name, body) of each top-level function definition."""
+    return [(m.group(1), m.group(3)) for m in DEF.finditer(text)]
+
+
+def test_functions_parser_finds_the_known_ones():
+    text = (ROOT / "tcp_bbr_a.c").read_text()
+    names = {n for n, _ in functions(text)}
+    assert {"bbr_main", "bbr_update_bw", "bbr_set_cwnd", "bbr_hook_load"} <= names, names
+
+
+def test_module_parameters_are_read_only_in_load_hooks():
+    readers = {}
+    for src in SOURCES:
+        for name, body in functions(src.read_text()):
+            if "bbr_param(" in body or "READ_ONCE(bbr_param_" in body:
+                readers.setdefault(name, src.name)
+    assert readers, "no parameter reader found: has the macro been renamed?"
+    bad = {n: f for n, f in readers.items() if not n.endswith("_load")}
+    assert not bad, f"module parameters read outside a load hook: {bad}"
+
+
+def core_section(text):
+    start = text.index("The BBRv1 core.")
+    end = text.index("The algorithms: each header")
+    return text[start:end]
+
+
+def test_core_functions_test_no_algorithm():
+    core = core_section((ROOT / "tcp_bbr_a.c").read_text())
+    found = sorted(set(re.findall(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b", core)))
+    assert not found, f"the core tests the algorithm itself: {found}"
+
+
+def test_each_algorithm_lives_in_its_own_header():
+    for algo in ("bbr_a", "bbr_a_fair", "bbq", "da_bbr"):
+        text = (ROOT / "algos" / f"{algo}.h").read_text()
+        assert f"{algo}_load(struct bbr_ctx *c)" in text, algo
