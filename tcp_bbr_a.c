@@ -462,34 +462,6 @@ static void bbr_save_cwnd(struct sock *sk)
 		bbr->prior_cwnd = max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
 
-/*
- * The first send after an idle period (tcp_ca_event CA_EVENT_TX_START, its own
- * hook since Linux 7.1). cycle_stamp holds only 32 bits of microseconds:
- * after 30 minutes of silence, age it to 2^31 us ago, so that the phase
- * still counts as over however long the gap was (the modular difference
- * would wrap after 71.6 minutes).
- */
-static void bbr_tx_start(struct sock *sk)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct bbr *bbr = inet_csk_ca(sk);
-
-	if (tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
-		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
-	if (!tp->app_limited)
-		return;
-
-	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
-	bbr->idle_restart = 1;
-	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
-	bbr->ack_epoch_acked = 0;
-	if (bbr->mode == BBR_PROBE_BW)
-		bbr_set_pacing_rate(sk, bbr_bw(sk), BBR_UNIT);
-	else if (bbr->mode == BBR_PROBE_RTT)
-		bbr_check_probe_rtt_done(sk);
-}
-
-BBR_A_DEFINE_CWND_EVENT(bbr_cwnd_event, bbr_tx_start)
 
 /*
  * ceil(gain * bw * min_rtt) in packets; rounding up keeps an estimate from
@@ -1112,14 +1084,21 @@ static __always_inline void bbr_update_gains(struct sock *sk,
 		bbr->gain_why = BBR_WHY_RECOVERY;
 }
 
+/* What a bbr_a_gain event reports on: its field ev. */
+enum bbr_ev {
+	BBR_EV_ACK,		/* an ACK: a round start or a new reason */
+	BBR_EV_RTO,		/* a retransmission timeout */
+	BBR_EV_IDLE_RESTART,	/* the first send after idle, app-limited */
+};
+
 /*
  * A bbr_a_gain event: on an ACK, one per packet-timed round and one when the
- * reason for the gain changes; on an RTO, always (rtt_us -1, ev 1). Nothing
- * is computed while the tracepoint is off.
+ * reason for the gain changes; at an RTO or an idle restart, always (rtt_us
+ * -1). Nothing is computed while the tracepoint is off.
  */
 static __always_inline void bbr_trace_gain(struct sock *sk,
 					   const struct bbr_ctx *c,
-					   bool rto, u8 prev_why,
+					   u8 ev, u8 prev_why,
 					   const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -1127,11 +1106,11 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	struct bbr_a_snapshot snap = {};
 
 	if (!trace_bbr_a_gain_enabled() ||
-	    (!rto && !bbr->round_start && bbr->gain_why == prev_why))
+	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
 		return;
 
 	snap.algo = algo;
-	snap.ev = rto;
+	snap.ev = ev;
 	snap.mode = bbr->mode;
 	snap.phase = bbr->cycle_idx;
 	snap.why = bbr->gain_why;
@@ -1164,7 +1143,7 @@ static __always_inline void bbr_update_model(struct sock *sk,
 	bbr_check_drain(sk, c, algo);
 	bbr_update_min_rtt(sk, c, rs, algo);
 	bbr_update_gains(sk, c, rs, algo);
-	bbr_trace_gain(sk, c, false, prev_why, algo);
+	bbr_trace_gain(sk, c, BBR_EV_ACK, prev_why, algo);
 }
 
 /* Called on every ACK with the rate sample it produced. */
@@ -1259,6 +1238,40 @@ static size_t bbr_get_info(struct sock *sk, u32 ext, int *attr,
 }
 
 /*
+ * The first send after an idle period (tcp_ca_event CA_EVENT_TX_START, its own
+ * hook since Linux 7.1). cycle_stamp holds only 32 bits of microseconds:
+ * after 30 minutes of silence, age it to 2^31 us ago, so that the phase
+ * still counts as over however long the gap was (the modular difference
+ * would wrap after 71.6 minutes). An app-limited restart is an idle restart
+ * (trace event ev=2).
+ */
+static __always_inline void bbr_tx_start(struct sock *sk,
+					 const enum bbr_algo algo)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_ctx c = { .rtt_us = -1 };
+
+	if (tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
+		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
+	if (!tp->app_limited)
+		return;
+
+	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
+	bbr->idle_restart = 1;
+	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
+	bbr->ack_epoch_acked = 0;
+	if (bbr->mode == BBR_PROBE_BW)
+		bbr_set_pacing_rate(sk, bbr_bw(sk), BBR_UNIT);
+	else if (bbr->mode == BBR_PROBE_RTT)
+		bbr_check_probe_rtt_done(sk);
+	if (trace_bbr_a_gain_enabled()) {
+		bbr_hook_load(&c, algo);
+		bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
+	}
+}
+
+/*
  * An RTO: the core treats it as the end of a round (round_start, a lossy
  * long-term sample) without moving the round's start, and the algorithm
  * closes its loss round here, so that the losses the RTO declared are
@@ -1280,7 +1293,7 @@ static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 	bbr->full_bw = 0;
 	bbr->round_start = 1;
 	bbr_lt_bw_sampling(sk, &rs);
-	bbr_trace_gain(sk, &c, true, bbr->gain_why, algo);
+	bbr_trace_gain(sk, &c, BBR_EV_RTO, bbr->gain_why, algo);
 }
 
 /* ========================================================================
@@ -1579,7 +1592,12 @@ static BBR_A_CONG_CONTROL(fn##_main)					\
 static void fn##_set_state(struct sock *sk, u8 new_state)		\
 {									\
 	bbr_set_state(sk, new_state, algo);				\
-}
+}									\
+static void fn##_tx_start(struct sock *sk)				\
+{									\
+	bbr_tx_start(sk, algo);						\
+}									\
+BBR_A_DEFINE_CWND_EVENT(fn##_cwnd_event, fn##_tx_start)
 
 BBR_ALGO_WRAPPERS(bbr_a, BBR_ALGO_A)
 BBR_ALGO_WRAPPERS(bbr_a_fair, BBR_ALGO_A_FAIR)
@@ -1596,7 +1614,7 @@ BBR_ALGO_WRAPPERS(da_bbr, BBR_ALGO_DA_BBR)
 		.set_state	= fn##_set_state,			\
 		.sndbuf_expand	= bbr_sndbuf_expand,			\
 		.undo_cwnd	= bbr_undo_cwnd,			\
-		BBR_A_OPS_TX_START(bbr_tx_start, bbr_cwnd_event),	\
+		BBR_A_OPS_TX_START(fn##_tx_start, fn##_cwnd_event),	\
 		.ssthresh	= bbr_ssthresh,				\
 		.min_tso_segs	= bbr_min_tso_segs,			\
 		.get_info	= bbr_get_info,				\

@@ -2,7 +2,7 @@
 /*
  * Tracepoint bbr_a:bbr_a_gain: the state behind a tcp_bbr_a socket's pacing
  * gain, once per packet-timed round, whenever the reason for the gain
- * changes, and at each RTO. Enable and read it through tracefs:
+ * changes, and at each RTO and idle restart. Enable and read it through tracefs:
  *
  *	echo 1 > /sys/kernel/tracing/events/bbr_a/bbr_a_gain/enable
  *	cat /sys/kernel/tracing/trace_pipe
@@ -24,7 +24,7 @@
 /* What one event reports; filled by bbr_trace_gain(). */
 struct bbr_a_snapshot {
 	u8	algo;		/* enum bbr_algo */
-	u8	ev;		/* 0 an ACK, 1 an RTO */
+	u8	ev;		/* enum bbr_ev: 0 ACK, 1 RTO, 2 idle restart */
 	u8	mode;		/* enum bbr_mode */
 	u8	phase;		/* PROBE_BW cycle_idx */
 	u8	why;		/* enum bbr_why */
