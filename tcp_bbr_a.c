@@ -462,7 +462,6 @@ static void bbr_save_cwnd(struct sock *sk)
 		bbr->prior_cwnd = max(bbr->prior_cwnd, tcp_snd_cwnd(tp));
 }
 
-
 /*
  * ceil(gain * bw * min_rtt) in packets; rounding up keeps an estimate from
  * shrinking itself. Without an RTT sample, the initial window is the safe cap.
