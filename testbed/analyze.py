@@ -49,6 +49,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 
 PAYLOAD_CEILING = 1448 / 1514
@@ -1325,6 +1326,8 @@ def parser():
     ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
                     "per flow (PROBE_BW events), to CSV")
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
+    ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
+                    "CPU s per GB sent of each cc, and A/B per pair")
     return ap
 
 
@@ -1346,6 +1349,41 @@ def screen_command(a):
         _csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
         _csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
     (print_screen_markdown if a.markdown else print_screen)(table)
+    return 0
+
+
+def cost_summary(rows):
+    """scripts/bench_cost.sh rows (dicts) -> {"items": [A, B], "per_gb": {item: [min, median,
+    max]}, "ratio": [min, median, max] of A/B CPU per byte pair by pair, "pairs": n}."""
+    def item(r):
+        return r["cc"] + (":" + r["params"].replace(" ", ":") if r["params"] else "")
+    order, by = [], {}
+    for r in rows:
+        k = item(r)
+        if k not in by:
+            order.append(k)
+        by.setdefault(k, {})[r["pair"]] = float(r["cpu_s"]) / (int(r["bytes"]) / 1e9)
+    if len(order) != 2:
+        raise AnalysisError(f"cost rows name {len(order)} items, expected two (A and B)")
+    a, b = (by[k] for k in order)
+    pairs = sorted(set(a) & set(b), key=int)
+    if not pairs:
+        raise AnalysisError("no pair has both A and B")
+
+    def spread(xs):
+        xs = sorted(xs)
+        return [round(xs[0], 4), round(statistics.median(xs), 4), round(xs[-1], 4)]
+    return {"items": order, "pairs": len(pairs),
+            "per_gb": {k: spread(by[k].values()) for k in order},
+            "ratio": spread([a[p] / b[p] for p in pairs]),
+            "commits": sorted({r["commit"] for r in rows}),
+            "kernels": sorted({r["kernel"] for r in rows})}
+
+
+def cost_command(a):
+    """analyze.py --cost CSV: the summary of a scripts/bench_cost.sh CSV, as JSON."""
+    with open(a.cost) as f:
+        print(json.dumps(cost_summary(list(csv.DictReader(f))), indent=1))
     return 0
 
 
@@ -1381,6 +1419,8 @@ def command(a, ap):
         return screen_command(a)
     if a.trace_bins:
         return trace_bins_command(a)
+    if a.cost:
+        return cost_command(a)
     if a.sweep_csv:
         return sweep_command(a)
     return summary_command(a, ap)

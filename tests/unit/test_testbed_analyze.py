@@ -380,3 +380,16 @@ def test_wrong_congestion_control_is_reported(run_a):
 
 def test_missing_directory(tmp_path):
     _one_line_error(run_cli(tmp_path / "nope"), "no run directories")
+
+
+def test_cost_summary_pairs_and_ratio():
+    rows = [{"pair": str(p), "cc": cc, "params": par, "bytes": "1000000000", "cpu_s": str(c),
+             "commit": "abc", "kernel": "uml-6.1"}
+            for p, (ca, cb) in enumerate([(10.0, 10.0), (11.0, 10.0), (9.9, 10.0)], 1)
+            for cc, par, c in (("bbr_a", "adaptive=0", ca), ("bbr", "", cb))]
+    s = analyze.cost_summary(rows)
+    assert s["items"] == ["bbr_a:adaptive=0", "bbr"] and s["pairs"] == 3
+    assert s["ratio"] == [0.99, 1.0, 1.1]
+    assert s["per_gb"]["bbr"] == [10.0, 10.0, 10.0]
+    with pytest.raises(analyze.AnalysisError):
+        analyze.cost_summary([r for r in rows if r["cc"] == "bbr"])
