@@ -103,7 +103,7 @@ enum bbr_why {
  * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
  * priv, at least BBR_PRIV_MIN bytes (checked at build time).
  */
-#define BBR_PRIV_WORDS		6
+#define BBR_PRIV_WORDS		7
 #define BBR_PRIV_MIN		16
 
 /*
@@ -113,15 +113,19 @@ enum bbr_why {
  * minutes, and an idle restart ages a stale phase stamp so that longer gaps
  * still end the phase (bbr_tx_start()). The bandwidth filter is the compact
  * form of the kernel's win_minmax filter (include/bbr_a_math.h); its clock
- * is the round count.
+ * is the round count. cycle_stamp and probe_rtt_done_stamp share a word:
+ * the first is read only in PROBE_BW and set on entering it, the second
+ * read only in PROBE_RTT and set on entering it.
  */
 struct bbr {
 	u32	min_rtt_us;		/* min RTT in the min_rtt window */
 	u32	min_rtt_stamp;		/* jiffies when min_rtt_us was taken */
-	u32	probe_rtt_done_stamp;	/* jiffies when PROBE_RTT may end */
 	struct bbr_a_maxfilt bw;	/* max recent delivery rate, BW_UNIT */
 	u32	next_rtt_delivered;	/* tp->delivered when the round began */
-	u32	cycle_stamp;		/* us (low 32 bits): gain phase start */
+	union {				/* each is used in one state only */
+		u32 cycle_stamp;	/* PROBE_BW: us (low 32 bits), phase start */
+		u32 probe_rtt_done_stamp; /* PROBE_RTT: jiffies it may end; 0 */
+	};
 	u32	mode:2,			/* enum bbr_mode */
 		prev_ca_state:3,	/* icsk_ca_state on the previous ACK */
 		packet_conservation:1,	/* first round of recovery? */
@@ -328,10 +332,19 @@ static __always_inline u32 bbr_hook_recovery_end_cwnd(struct sock *sk,
 						      u32 cwnd,
 						      const enum bbr_algo algo);
 static __always_inline void bbr_hook_trace(struct sock *sk,
+					   const struct bbr_ctx *c,
 					   struct bbr_a_snapshot *snap,
 					   const enum bbr_algo algo);
-
-static void bbr_check_probe_rtt_done(struct sock *sk);
+static __always_inline void bbr_hook_congestion(struct sock *sk,
+						const struct bbr_ctx *c,
+						bool rto,
+						const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_bw(struct sock *sk,
+				       const struct bbr_ctx *c, u32 bw,
+				       const enum bbr_algo algo);
+static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
+						    const struct bbr_ctx *c,
+						    const enum bbr_algo algo);
 
 /* ========================================================================
  * The BBRv1 core.
@@ -623,6 +636,7 @@ bbr_set_cwnd_to_recover_or_restore(struct sock *sk, const struct bbr_ctx *c,
 
 	if (state == TCP_CA_Recovery && prev_state != TCP_CA_Recovery) {
 		/* Recovery begins: conserve packets for one round, from now. */
+		bbr_hook_congestion(sk, c, false, algo);
 		bbr->packet_conservation = 1;
 		bbr_hook_round_end(sk, c, algo);
 		bbr->next_rtt_delivered = tp->delivered;
@@ -969,8 +983,13 @@ static __always_inline void bbr_check_drain(struct sock *sk,
 		bbr_reset_probe_bw_mode(sk);
 }
 
-/* Leave PROBE_RTT once its 200 ms (and one round) at 4 packets are done. */
-static void bbr_check_probe_rtt_done(struct sock *sk)
+/*
+ * Leave PROBE_RTT once its 200 ms (and one round) at the floor are done;
+ * min_rtt then holds the lowest RTT of the dip.
+ */
+static __always_inline void bbr_check_probe_rtt_done(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
@@ -979,6 +998,7 @@ static void bbr_check_probe_rtt_done(struct sock *sk)
 	    !after(tcp_jiffies32, bbr->probe_rtt_done_stamp))
 		return;
 
+	bbr_hook_probe_rtt_done(sk, c, algo);
 	bbr->min_rtt_stamp = tcp_jiffies32;	/* next PROBE_RTT in 10 s */
 	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
 	bbr_reset_mode(sk);
@@ -1034,7 +1054,7 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
 			if (bbr->round_start)
 				bbr->probe_rtt_round_done = 1;
 			if (bbr->probe_rtt_round_done)
-				bbr_check_probe_rtt_done(sk);
+				bbr_check_probe_rtt_done(sk, c, algo);
 		}
 	}
 	if (rs->delivered > 0)
@@ -1122,7 +1142,7 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	snap.cwnd = tcp_snd_cwnd(tp);
 	snap.inflight = tcp_packets_in_flight(tp);
 	snap.cwnd_limited = tp->is_cwnd_limited;
-	bbr_hook_trace(sk, &snap, algo);
+	bbr_hook_trace(sk, c, &snap, algo);
 	trace_bbr_a_gain(sk, &snap);
 }
 
@@ -1158,7 +1178,7 @@ static __always_inline void bbr_main(struct sock *sk,
 	bbr_hook_load(&c, algo);
 	bbr_update_model(sk, &c, rs, algo);
 
-	bw = bbr_bw(sk);
+	bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
 	bbr_set_pacing_rate(sk, bw,
 			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
 	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
@@ -1251,23 +1271,23 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_ctx c = { .rtt_us = -1 };
 
-	if (tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
+	if (bbr->mode == BBR_PROBE_BW &&
+	    tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
 		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
 	if (!tp->app_limited)
 		return;
 
 	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
+	bbr_hook_load(&c, algo);
 	bbr->idle_restart = 1;
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
 	bbr->ack_epoch_acked = 0;
 	if (bbr->mode == BBR_PROBE_BW)
-		bbr_set_pacing_rate(sk, bbr_bw(sk), BBR_UNIT);
+		bbr_set_pacing_rate(sk, bbr_hook_bw(sk, &c, bbr_bw(sk), algo),
+				    BBR_UNIT);
 	else if (bbr->mode == BBR_PROBE_RTT)
-		bbr_check_probe_rtt_done(sk);
-	if (trace_bbr_a_gain_enabled()) {
-		bbr_hook_load(&c, algo);
-		bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
-	}
+		bbr_check_probe_rtt_done(sk, &c, algo);
+	bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
 }
 
 /*
@@ -1287,6 +1307,7 @@ static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 		return;
 
 	bbr_hook_load(&c, algo);
+	bbr_hook_congestion(sk, &c, true, algo);
 	bbr_hook_round_end(sk, &c, algo);
 	bbr->prev_ca_state = TCP_CA_Loss;
 	bbr->full_bw = 0;
@@ -1557,17 +1578,60 @@ static __always_inline u32 bbr_hook_recovery_end_cwnd(struct sock *sk,
 	}
 }
 
+/* The bandwidth to pace at and size cwnd by: the model's (BBRv1), or less. */
+static __always_inline u32 bbr_hook_bw(struct sock *sk,
+				       const struct bbr_ctx *c, u32 bw,
+				       const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_bw(sk, c, bw);
+	default:
+		return bw;
+	}
+}
+
+/* PROBE_RTT is over; min_rtt is the lowest RTT of its dip. */
+static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
+						    const struct bbr_ctx *c,
+						    const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_probe_rtt_done(sk, c);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A fast recovery begins (rto false) or an RTO fired. */
+static __always_inline void bbr_hook_congestion(struct sock *sk,
+						const struct bbr_ctx *c,
+						bool rto,
+						const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_congestion(sk, c, rto);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The algorithm's part of a trace event. */
 static __always_inline void bbr_hook_trace(struct sock *sk,
+					   const struct bbr_ctx *c,
 					   struct bbr_a_snapshot *snap,
 					   const enum bbr_algo algo)
 {
 	switch (algo) {
 	case BBR_ALGO_A:
-		bbr_a_trace(sk, snap);
+		bbr_a_trace(sk, c, snap);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_trace(sk, snap);
+		bbr_a_fair_trace(sk, c, snap);
 		break;
 	default:
 		break;

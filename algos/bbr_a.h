@@ -50,14 +50,13 @@ struct bbr_a_params {
 
 /*
  * The loss rate of packet-timed rounds, for the probe-down test: the counts
- * at the start of the loss round, and the verdict on the last one. A loss
- * round is the core's round, except that an RTO ends it early.
+ * at the start of the loss round (the verdict on the last one is a bit of
+ * the algorithm's state). A loss round is the core's round, except that an
+ * RTO ends it early.
  */
 struct bbr_a_loss_round {
 	u32	lost;			/* tp->lost when the loss round began */
 	u32	delivered;		/* tp->delivered when it began */
-	u32	lossy:1,		/* did the last one lose > loss_thresh? */
-		unused:31;
 };
 
 /* bbr_a's socket state, in bbr->priv. */
@@ -65,6 +64,8 @@ struct bbr_a_state {
 	struct bbr_a_loss_round loss;
 	u32	rtt_max_us;		/* largest RTT sample; 0: none */
 	u32	rtt_max_stamp;		/* jiffies of rtt_max_us */
+	u32	lossy:1,		/* did the last loss round lose too much? */
+		unused:31;
 };
 
 static __always_inline struct bbr_a_params *bbr_a_params(const struct bbr_ctx *c)
@@ -103,28 +104,32 @@ static void bbr_a_loss_round_start(struct sock *sk, struct bbr_a_loss_round *l)
 }
 
 /*
- * A loss round ends: judge its loss rate and start counting afresh. A round
- * in which nothing was delivered or lost (the round restarting twice on one
- * ACK) keeps the verdict it had.
+ * A loss round ends: returns the verdict on its loss rate, and starts
+ * counting afresh. A round in which nothing was delivered or lost (the round
+ * restarting twice on one ACK) keeps the verdict it had, was_lossy.
  */
-static void bbr_a_loss_round_end(struct sock *sk, struct bbr_a_loss_round *l,
-				 u32 thresh_pm)
+static bool bbr_a_loss_round_end(struct sock *sk, struct bbr_a_loss_round *l,
+				 bool was_lossy, u32 thresh_pm)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	bool lossy = bbr_a_round_lossy(was_lossy, tp->lost - l->lost,
+				       tp->delivered - l->delivered, thresh_pm);
 
-	l->lossy = bbr_a_round_lossy(l->lossy, tp->lost - l->lost,
-				     tp->delivered - l->delivered, thresh_pm);
 	bbr_a_loss_round_start(sk, l);
+	return lossy;
 }
 
-/* The paper's has_loss: the last loss round, or this one so far, lost too much. */
+/*
+ * The paper's has_loss: the last loss round (verdict was_lossy), or this one
+ * so far, lost too much.
+ */
 static bool bbr_a_loss_round_lossy(struct sock *sk,
 				   const struct bbr_a_loss_round *l,
-				   u32 thresh_pm)
+				   bool was_lossy, u32 thresh_pm)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	return l->lossy ||
+	return was_lossy ||
 	       bbr_a_loss_rate_high(tp->lost - l->lost,
 				    tp->delivered - l->delivered, thresh_pm);
 }
@@ -140,8 +145,10 @@ static __always_inline void bbr_a_init_state(struct sock *sk)
 static __always_inline void bbr_a_round_end(struct sock *sk,
 					    const struct bbr_ctx *c)
 {
-	bbr_a_loss_round_end(sk, &bbr_a_state(sk)->loss,
-			     bbr_a_params(c)->loss_thresh);
+	struct bbr_a_state *a = bbr_a_state(sk);
+
+	a->lossy = bbr_a_loss_round_end(sk, &a->loss, a->lossy,
+					bbr_a_params(c)->loss_thresh);
 }
 
 /*
@@ -238,7 +245,7 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 	}
 
 	queued = level > thresh;
-	lossy = bbr_a_loss_round_lossy(sk, &a->loss, p->loss_thresh);
+	lossy = bbr_a_loss_round_lossy(sk, &a->loss, a->lossy, p->loss_thresh);
 	if (p->probe_down_and ? queued && lossy : queued || lossy) {
 		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, a->rtt_max_us);
@@ -248,6 +255,7 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 }
 
 static __always_inline void bbr_a_trace(struct sock *sk,
+					const struct bbr_ctx *c,
 					struct bbr_a_snapshot *snap)
 {
 	const struct bbr_a_state *a = bbr_a_state(sk);
@@ -255,5 +263,5 @@ static __always_inline void bbr_a_trace(struct sock *sk,
 
 	snap->rtt_max_us = a->rtt_max_us;
 	snap->round_lost = tp->lost - a->loss.lost;
-	snap->lossy = a->loss.lossy;
+	snap->lossy = a->lossy;
 }

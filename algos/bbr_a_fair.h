@@ -27,6 +27,26 @@
  *    window without a larger sample its queueing part halves, and it is
  *    never taken as less than fair_queue_us above min_rtt.
  *
+ * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules that
+ * are off unless their parameters say otherwise:
+ *
+ *  - a bound on bw learned from loss (fair_hi): at the start of a fast
+ *    recovery while the queue is in the upper part of its recent range
+ *    (queueing delays' phi >= fair_hi_phi_pm), or at an RTO, the bw the flow
+ *    paces at and sizes cwnd by is cut to (1 - beta) of what it was, and the
+ *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
+ *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
+ *    this one then back off and regrow alike; random losses at a low queue
+ *    are not taken as congestion;
+ *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
+ *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
+ *    synchronise). If the lowest RTT of the dip is still fair_compete_us above
+ *    the connection's lowest RTT (tcp_min_rtt, 5 minutes), a flow that does
+ *    not yield to delay holds that queue, and the delay-based cwnd target
+ *    would hand it the link (Vegas' weakness against Reno): until a later
+ *    PROBE_RTT finds the queue drained, the target is at least 2 x bw x srtt,
+ *    the probe gains are BBRv1's, and the bound above decides the share.
+ *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
@@ -51,6 +71,17 @@ enum {
 BBR_PARAM(fair_gains, 2, 0, 2,
 	  "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
 
+BBR_PARAM(fair_hi, 0, 0, 1,
+	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
+BBR_PARAM(fair_hi_beta_pm, 300, 0, 1000,
+	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss, per mille (CUBIC: 300)");
+BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
+	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
+BBR_PARAM(fair_hi_rtt_us, 25000, 0, 1000000,
+	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
+BBR_PARAM(fair_compete_us, 0, 0, 1000000,
+	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
+
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
@@ -60,9 +91,14 @@ struct bbr_a_fair_params {
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
+	u32	hi_beta_pm;
+	u32	hi_phi_pm;
+	u32	compete_us;
+	u32	hi_rtt_us;
 	u8	probe_hold;
 	u8	cwnd_probe;
 	u8	gains;
+	u8	hi;
 };
 
 /* bbr_a_fair's socket state, in bbr->priv. */
@@ -70,6 +106,13 @@ struct bbr_a_fair_state {
 	struct bbr_a_loss_round loss;
 	u32	rtt_max_us;		/* fading max RTT sample; 0: none */
 	u32	rtt_max_stamp;		/* jiffies: its window began */
+	u32	hi_max;			/* bw before the last cut, BW_UNIT */
+	u32	hi_stamp;		/* jiffies of the last cut */
+	u32	hi_k_ms:16,		/* CUBIC's K for hi_max, ms */
+		hi_valid:1,		/* a bound is in force */
+		compete:1,		/* a competitor keeps the queue */
+		lossy:1,		/* did the last loss round lose too much? */
+		unused:13;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -98,6 +141,11 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
 	p->gains = bbr_param(fair_gains);
 	p->loss_thresh = bbr_param(loss_thresh);
+	p->hi = bbr_param(fair_hi);
+	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
+	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
+	p->compete_us = bbr_param(fair_compete_us);
+	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -111,19 +159,175 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 						 const struct bbr_ctx *c)
 {
-	bbr_a_loss_round_end(sk, &bbr_a_fair_state(sk)->loss,
-			     bbr_a_fair_params(c)->loss_thresh);
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+
+	f->lossy = bbr_a_loss_round_end(sk, &f->loss, f->lossy,
+					bbr_a_fair_params(c)->loss_thresh);
 }
 
-/* rtt_max from PROBE_BW's samples, not from ACKs the receiver may have delayed. */
+/*
+ * The RTT the bound's regrowth law is taken at: the flow's srtt while a
+ * competitor keeps the queue (a CUBIC flow on the same path grows so), else
+ * fair_hi_rtt_us, one RTT for every flow, so that flows of different RTTs
+ * regain rate alike.
+ */
+static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
+					      const struct bbr_a_fair_params *p)
+{
+	if (bbr_a_fair_state(sk)->compete || !p->hi_rtt_us)
+		return tcp_sk(sk)->srtt_us >> 3;
+	return p->hi_rtt_us;
+}
+
+/*
+ * The bound on bw now: CUBIC's law since the last cut, or its Reno-friendly
+ * estimate if higher (at small windows CUBIC grows as fast as Reno would);
+ * 0: none, or expired.
+ */
+static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
+					    const struct bbr_a_fair_params *p)
+{
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 t_ms, cubic;
+
+	if (!f->hi_valid)
+		return 0;
+	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
+	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, p->hi_beta_pm);
+	if (!cubic)
+		return 0;
+	return max(cubic, bbr_a_reno_bound(f->hi_max, t_ms,
+					   bbr_a_fair_law_rtt(sk, p),
+					   p->hi_beta_pm));
+}
+
+/*
+ * The bw to pace at and size cwnd by: the model's, under the bound; while a
+ * competitor keeps the queue, the bound itself (a rate that follows CUBIC's
+ * law, as a CUBIC flow's window does).
+ */
+static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
+					 const struct bbr_ctx *c, u32 bw)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	u32 hi;
+
+	if (!p->hi)
+		return bw;
+	hi = bbr_a_fair_bound(sk, p);
+	if (!hi)
+		return bw;
+	return bbr_a_fair_state(sk)->compete ? hi : min(bw, hi);
+}
+
+/*
+ * A new CUBIC epoch for the bound at rate x: K from the window x fills at
+ * the law's RTT; the bound starts at x after a cut (past_k false: the law's
+ * 1 - beta point is x), or is x now and grows from there (past_k true).
+ */
+static __always_inline void bbr_a_fair_epoch(struct sock *sk,
+					     const struct bbr_a_fair_params *p,
+					     u32 x, bool past_k)
+{
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u64 w, k;
+
+	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
+	w = (u64)x * bbr_a_fair_law_rtt(sk, p) >> BW_SCALE;
+	k = clamp_t(u64, bbr_a_cbrt(w * p->hi_beta_pm * 2500000), 1, 0xFFFF);
+	f->hi_max = x;
+	f->hi_k_ms = k;
+	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
+	f->hi_valid = 1;
+}
+
+/*
+ * Is the queue in the upper part of its recent range: the queueing delays'
+ * phi of this ACK's RTT (or srtt) at least fair_hi_phi_pm?
+ */
+static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
+						  const struct bbr_ctx *c)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 rtt = c->rtt_us >= 0 ? c->rtt_us : tcp_sk(sk)->srtt_us >> 3;
+	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+
+	if (rtt <= bbr->min_rtt_us)
+		return !p->hi_phi_pm;
+	return (u64)(rtt - bbr->min_rtt_us) * 1000 >=
+	       (u64)(top - bbr->min_rtt_us) * p->hi_phi_pm;
+}
+
+/*
+ * A congestion event: a fast recovery begins (rto false) or an RTO fired.
+ * With fair_hi, a recovery while the queue is high, or any RTO, cuts the
+ * bound to (1 - beta) of the bw in use, and CUBIC's K for the window that
+ * bw fills at this srtt sets how fast it regrows.
+ */
+static __always_inline void bbr_a_fair_congestion(struct sock *sk,
+						  const struct bbr_ctx *c,
+						  bool rto)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	u32 x;
+
+	if (!p->hi || (!rto && !bbr_a_fair_queue_high(sk, c)))
+		return;
+	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
+	if (x)
+		bbr_a_fair_epoch(sk, p, x, false);
+}
+
+/*
+ * PROBE_RTT is over. The lowest RTT of its dip, against the connection's
+ * lowest (tcp_min_rtt), says whether a flow that does not yield to delay
+ * keeps a queue.
+ */
+static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
+						      const struct bbr_ctx *c)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 base = tcp_min_rtt(tcp_sk(sk));
+	bool was = f->compete;
+
+	f->compete = p->compete_us && bbr->min_rtt_us > base &&
+		     bbr->min_rtt_us - base > p->compete_us;
+	/*
+	 * A competitor newly found: the delay-based target has been squeezed
+	 * by its queue, so start CUBIC's law as if the last congestion event
+	 * had been at the bw STARTUP ended with (full_bw), or at today's bw or
+	 * bound if higher.
+	 */
+	if (f->compete && !was && p->hi)
+		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
+					     bbr_a_fair_bound(sk, p)), false);
+}
+
+/*
+ * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
+ * delayed; and an expired bound is dropped.
+ */
 static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      const struct rate_sample *rs)
 {
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
 
+	/* An expired bound is dropped, or, while competing, grows on. */
+	if (f->hi_valid && !bbr_a_fair_bound(sk, p)) {
+		f->hi_valid = 0;
+		if (f->compete)
+			bbr_a_fair_epoch(sk, p, min_t(u64, ~0U, f->hi_max +
+					 (u64)f->hi_max * 27 * p->hi_beta_pm /
+					 1000), true);
+	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
 		return;
 
@@ -137,7 +341,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 
 /*
  * Pacing gain for PROBE_BW phase cycle_idx and the reason for it; phases
- * 2..7 and a flow without an RTT sample get BBRv1's gains.
+ * 2..7, a flow without an RTT sample, and a flow whose competitor keeps the
+ * queue (which its drain could never empty) get BBRv1's gains.
  */
 static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 						    const struct bbr_ctx *c,
@@ -149,7 +354,7 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	u32 rtt_us, rtt_max;
 	bool queued;
 
-	if (bbr->cycle_idx > 1 || !f->rtt_max_us)
+	if (bbr->cycle_idx > 1 || !f->rtt_max_us || f->compete)
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
@@ -171,7 +376,8 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 		return BBR_UNIT;
 	}
 
-	if (queued || bbr_a_loss_round_lossy(sk, &f->loss, p->loss_thresh)) {
+	if (queued ||
+	    bbr_a_loss_round_lossy(sk, &f->loss, f->lossy, p->loss_thresh)) {
 		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		if (p->gains == BBR_A_FAIR_GAINS_BBR1)
 			return BBR_A_BBR1_GAIN_DOWN;
@@ -184,8 +390,9 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 /*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
- * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets.
- * Other states, and both allowances 0, keep BBRv1's gain x BDP.
+ * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets, or
+ * 2 x bw x srtt if more while a competitor keeps the queue. Other states,
+ * and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -193,7 +400,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u64 w;
+	u64 w, target;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
@@ -203,7 +410,12 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	if (p->cwnd_probe)
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
 	w += p->cwnd_queue_us;
-	return DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + p->cwnd_pkts;
+	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + p->cwnd_pkts;
+	if (bbr_a_fair_state(sk)->compete) {
+		w = 2 * (u64)(tcp_sk(sk)->srtt_us >> 3);
+		target = max_t(u64, target, DIV_ROUND_UP_ULL(w * bw, BW_UNIT));
+	}
+	return target;
 }
 
 /* After a full min_rtt, a cwnd-limited flow has probed all its cap allows. */
@@ -214,6 +426,7 @@ static __always_inline bool bbr_a_fair_probe_up_done(struct sock *sk,
 }
 
 static __always_inline void bbr_a_fair_trace(struct sock *sk,
+					     const struct bbr_ctx *c,
 					     struct bbr_a_snapshot *snap)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
@@ -221,5 +434,8 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 
 	snap->rtt_max_us = f->rtt_max_us;
 	snap->round_lost = tp->lost - f->loss.lost;
-	snap->lossy = f->loss.lossy;
+	snap->lossy = f->lossy;
+	snap->bw_hi_bps = (u64)bbr_a_fair_bound(sk, bbr_a_fair_params(c)) *
+			  tp->mss_cache * USEC_PER_SEC * 8 >> BW_SCALE;
+	snap->compete = f->compete;
 }

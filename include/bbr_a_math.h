@@ -152,4 +152,88 @@ static inline u64 bbr_a_scale_down(u64 w, u32 mul, u32 div)
 	return q * mul + bbr_a_div_u64((u64)r * mul, div);
 }
 
+/* floor(cbrt(x)), bit by bit: three result bits per step, no division. */
+static inline u32 bbr_a_cbrt(u64 x)
+{
+	u64 y = 0, b;
+	int s;
+
+	for (s = 63; s >= 0; s -= 3) {
+		y <<= 1;
+		b = 3 * y * (y + 1) + 1;	/* (y + 1)^3 - y^3 */
+		if ((x >> s) >= b) {
+			x -= b << s;
+			y++;
+		}
+	}
+	return (u32)y;
+}
+
+#define BBR_A_CUBIC_SCALE	16	/* fractions of K in 1/2^16 */
+#define BBR_A_CUBIC_MAX_K	3	/* the bound grows for at most 4 K */
+
+/*
+ * CUBIC's window law (RFC 9438) as a multiple of the value before the last
+ * congestion event: W(t) = W_max (1 - beta (1 - t/K)^3), which starts at
+ * (1 - beta) W_max, is back at W_max after K and grows ever faster beyond.
+ * Returns x_max times that at t_ms after the event (beta_pm in 1/1000,
+ * at most 1000), or 0 once t passes (1 + BBR_A_CUBIC_MAX_K) K: the bound has
+ * expired. For a CUBIC flow of W_max packets K = cbrt(beta W_max / C),
+ * C = 0.4 /s^3. |1 - t/K| is at most 3, its cube times beta_pm below 2^63;
+ * the multiple, at most 1 + 27 beta, is taken in 1/2^20 so that its
+ * product with x_max fits in 64 bits.
+ */
+static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
+				    u32 beta_pm)
+{
+	const u64 one = 1ULL << (3 * BBR_A_CUBIC_SCALE);
+	u64 r, r3, f, x;
+	bool past_k;
+
+	if (!k_ms)
+		return x_max;
+	if (t_ms > (u64)(1 + BBR_A_CUBIC_MAX_K) * k_ms)
+		return 0;
+	/* |1 - t/K| in 1/2^16 */
+	past_k = t_ms > k_ms;
+	r = bbr_a_div_u64((u64)(past_k ? t_ms - k_ms : k_ms - t_ms)
+			  << BBR_A_CUBIC_SCALE, k_ms);
+	r3 = bbr_a_div_u64(r * r * r * beta_pm, 1000);
+	f = (past_k ? one + r3 : one - r3) >> (3 * BBR_A_CUBIC_SCALE - 20);
+	x = ((u64)x_max * f) >> 20;
+	return x > ~0U ? ~0U : (u32)x;
+}
+
+/*
+ * CUBIC's Reno-friendly estimate (RFC 9438, 4.3) in rate terms: after a cut
+ * to (1 - beta) x_max, a Reno-like flow of the same RTT adds
+ * alpha = 3 beta / (2 - beta) packets to its window per RTT, i.e. its rate
+ * grows by alpha / srtt^2 packets per second per second. x_max in BW_UNIT
+ * (packets per us, 2^24 scaled); returns the estimate t_ms after the cut,
+ * at most ~0U.
+ */
+static inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
+				   u32 beta_pm)
+{
+	u64 x = bbr_a_div_u64((u64)x_max * (1000 - beta_pm), 1000);
+	u64 srtt2 = (u64)srtt_us * srtt_us;
+	u64 t = t_ms < (1U << 22) ? t_ms : (1U << 22);
+	u64 add;
+
+	if (!srtt_us || beta_pm >= 1000)
+		return (u32)x;
+	/*
+	 * alpha t / srtt^2 packets per us per us, times 2^24, with t in us:
+	 * t_ms x 1000 x 2^24 / srtt^2 (below 2^56), capped at 2^50 (a rate
+	 * far beyond any link) so that times 3 beta_pm it stays in 64 bits,
+	 * then times alpha = 3 beta_pm / (2000 - beta_pm).
+	 */
+	add = bbr_a_div_u64((t * 1000) << 24, srtt2);
+	if (add > (1ULL << 50))
+		add = 1ULL << 50;
+	add = bbr_a_div_u64(add * 3 * beta_pm, 2000 - beta_pm);
+	x += add;
+	return x > ~0U ? ~0U : (u32)x;
+}
+
 #endif /* _BBR_A_MATH_H */

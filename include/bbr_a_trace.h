@@ -39,6 +39,8 @@ struct bbr_a_snapshot {
 	bool	cwnd_limited;	/* tp->is_cwnd_limited: cwnd bound last window */
 	bool	lossy;		/* the last loss round lost > loss_thresh */
 	u32	round_lost;	/* packets lost since the loss round began */
+	u64	bw_hi_bps;	/* bbr_a_fair: the bound on bw, bit/s; 0: none */
+	bool	compete;	/* bbr_a_fair: a competitor keeps the queue */
 };
 #endif
 
@@ -67,6 +69,8 @@ TRACE_EVENT(bbr_a_gain,
 		__field(u8, cwnd_limited)
 		__field(u8, lossy)
 		__field(u32, round_lost)
+		__field(u64, bw_hi_bps)
+		__field(u8, compete)
 	),
 
 	TP_fast_assign(
@@ -88,15 +92,18 @@ TRACE_EVENT(bbr_a_gain,
 		__entry->cwnd_limited = s->cwnd_limited;
 		__entry->lossy = s->lossy;
 		__entry->round_lost = s->round_lost;
+		__entry->bw_hi_bps = s->bw_hi_bps;
+		__entry->compete = s->compete;
 	),
 
-	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u",
+	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u bw_hi_bps=%llu compete=%u",
 		  __entry->sport, __entry->dport, __entry->algo,
 		  __entry->mode, __entry->phase, __entry->why,
 		  __entry->pacing_gain, __entry->cwnd_gain, __entry->rtt_us,
 		  __entry->rtt_max_us, __entry->min_rtt_us, __entry->bw_bps,
 		  __entry->cwnd, __entry->inflight, __entry->cwnd_limited,
-		  __entry->lossy, __entry->round_lost, __entry->ev)
+		  __entry->lossy, __entry->round_lost, __entry->ev,
+		  __entry->bw_hi_bps, __entry->compete)
 );
 
 #endif /* _BBR_A_TRACE_H */

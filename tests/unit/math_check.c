@@ -8,6 +8,9 @@
  *   rttmax          then lines "RTT_MAX RTT BASE OVER"; prints the new
  *                   rtt_max and whether a window restarts
  *   scale           then lines "W MUL DIV"; prints floor(W * MUL / DIV)
+ *   cbrt            then lines "X"; prints floor(cbrt(X))
+ *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
+ *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -84,6 +87,32 @@ int main(int argc, char **argv)
 			printf("%" PRIu64 "\n", scale_down(w, (uint64_t)mul, div));
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale\n");
+	if (argc >= 2 && !strcmp(argv[1], "cbrt")) {
+		uint64_t x;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu64, &x) == 1)
+			printf("%" PRIu32 "\n", bbr_a_cbrt(x));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "cubic")) {
+		uint32_t x, t, k, b;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &x, &t, &k, &b) == 4)
+			printf("%" PRIu32 "\n", bbr_a_cubic_bound(x, t, k, b));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "reno")) {
+		uint32_t x, t, r, b;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &x, &t, &r, &b) == 4)
+			printf("%" PRIu32 "\n", bbr_a_reno_bound(x, t, r, b));
+		return 0;
+	}
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno\n");
 	return 2;
 }

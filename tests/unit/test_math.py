@@ -183,3 +183,66 @@ def test_checks_catch_the_040_arithmetic(build):
     w = bw * rtt
     got = run(old, "scale", stdin=f"{w} {rtt} {2 * rtt}\n")
     assert got != [str(w * rtt // (2 * rtt))]
+
+
+def test_cbrt_is_the_floor_cube_root(build):
+    rng = random.Random(3)
+    xs = [0, 1, 7, 8, 9, 26, 27, 28, 2**63, 2**64 - 1, 999999999999999999]
+    xs += [n**3 + d for n in (2**21 - 1, 2**21, 1000, 123456) for d in (-1, 0, 1)]
+    xs += [rng.randint(0, 2**64 - 1) for _ in range(20000)]
+
+    def icbrt(x):
+        y = round(x ** (1 / 3))
+        while y**3 > x:
+            y -= 1
+        while (y + 1) ** 3 <= x:
+            y += 1
+        return y
+    got = run(build(), "cbrt", stdin="".join(f"{x}\n" for x in xs))
+    assert got == [str(icbrt(x)) for x in xs]
+
+
+def test_cubic_bound_follows_cubics_law(build):
+    """x_max (1 - beta (1 - t/K)^3): 0.7 x_max at t = 0, x_max at K, 1.3 x_max at 2 K,
+    9.1 x_max at 4 K, expired (0) after it; within 0.1 % (+1) of the real-valued law everywhere else."""
+    rng = random.Random(5)
+    cases = [(1000000, 0, 5000, 300), (1000000, 5000, 5000, 300),
+             (1000000, 10000, 5000, 300), (1000000, 20000, 5000, 300),
+             (1000000, 20001, 5000, 300), (2**32 - 1, 19999, 5000, 1000), (123, 7, 0, 300)]
+    cases += [(rng.randint(1, 2**32 - 1), rng.randint(0, 4 * k), k, rng.randint(0, 1000))
+              for k in (rng.randint(1, 60000) for _ in range(5000))]
+    got = [int(v) for v in run(build(), "cubic",
+                               stdin="".join(f"{x} {t} {k} {b}\n" for x, t, k, b in cases))]
+    assert [abs(g - w) <= 1 for g, w in zip(got[:4], [700000, 1000000, 1300000, 9100000])] \
+        == [True] * 4, got[:4]
+    assert got[4] == 0
+    assert got[6] == 123
+    for (x, t, k, b), g in zip(cases, got):
+        if not k or t > 4 * k:
+            continue
+        want = min(x * (1 - b / 1000 * (1 - t / k) ** 3), 2**32 - 1)
+        assert abs(g - want) <= want * 1e-3 + 1, (x, t, k, b, g, want)
+
+
+def test_reno_bound_adds_alpha_packets_per_rtt(build):
+    """(1 - beta) x_max + alpha t / srtt^2 in packets/us x 2^24, alpha = 3 beta/(2 - beta):
+    at beta 0.3 a 25 ms flow regains 0.529 packets per RTT of window, i.e. its rate grows
+    by 0.529 / 0.025^2 = 847 packets/s every second."""
+    bw_unit = 2**24 / 1e6  # BW_UNIT per packet/s
+    x = int(4000 * bw_unit)  # 4000 packets/s
+    got = run(build(), "reno", stdin=f"{x} 0 25000 300\n{x} 1000 25000 300\n")
+    assert abs(int(got[0]) - 0.7 * x) <= 1
+    assert abs((int(got[1]) - int(got[0])) / bw_unit - 3 * 0.3 / 1.7 / 0.025**2) < 1
+    rng = random.Random(9)
+    cases = [(rng.randint(0, 2**32 - 1), rng.randint(0, 300000), rng.randint(1, 2**32 - 1),
+              rng.randint(0, 999)) for _ in range(5000)]
+    cases += [(2**32 - 1, 2**32 - 1, 1, 999), (5, 10, 0, 300), (5, 10, 7, 1000)]
+    got = [int(v) for v in run(build(), "reno",
+                               stdin="".join(f"{a} {b} {c} {d}\n" for a, b, c, d in cases))]
+    for (xm, t, r, b), g in zip(cases, got):
+        base = xm * (1000 - b) // 1000
+        if not r or b >= 1000:
+            assert g == base
+            continue
+        add = min(((min(t, 2**22) * 1000) << 24) // (r * r), 2**50) * 3 * b // (2000 - b)
+        assert g == min(base + add, 2**32 - 1), (xm, t, r, b)
