@@ -61,6 +61,9 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
+BBR_PARAM(fair_pkts_scale, 0, 0, 1,
+	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by fair_cwnd_queue_us / q once the shared queueing delay q (srtt - min_rtt) exceeds fair_cwnd_queue_us, the same for every flow; 0 fixed");
+
 /* bbr_a_fair's probe gains (fair_gains) */
 enum {
 	BBR_A_FAIR_GAINS_PHI,	/* Pup/Pdown of phi = rtt / rtt_max */
@@ -99,6 +102,7 @@ struct bbr_a_fair_params {
 	u8	cwnd_probe;
 	u8	gains;
 	u8	hi;
+	u8	pkts_scale;
 };
 
 /* bbr_a_fair's socket state, in bbr->priv. */
@@ -146,6 +150,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
 	p->compete_us = bbr_param(fair_compete_us);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
+	p->pkts_scale = bbr_param(fair_pkts_scale);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -400,6 +405,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 pkts = p->cwnd_pkts, q;
 	u64 w, target;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
@@ -410,7 +416,17 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	if (p->cwnd_probe)
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
 	w += p->cwnd_queue_us;
-	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + p->cwnd_pkts;
+	/*
+	 * With many flows the packet allowances add up to a long queue: each
+	 * flow's shrinks as the queueing delay all of them see grows past the
+	 * time allowance, so that they stay equal and their sum grows only as
+	 * the square root of the number of flows.
+	 */
+	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
+					      bbr->min_rtt_us);
+	if (p->pkts_scale && q > p->cwnd_queue_us)
+		pkts = div_u64((u64)pkts * p->cwnd_queue_us, q);
+	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (bbr_a_fair_state(sk)->compete) {
 		w = 2 * (u64)(tcp_sk(sk)->srtt_us >> 3);
 		target = max_t(u64, target, DIV_ROUND_UP_ULL(w * bw, BW_UNIT));
