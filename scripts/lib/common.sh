@@ -38,12 +38,15 @@ build_helper() {
 	echo "$dir/$2"
 }
 
-# check_series SERIES : only the QEMU kernel series are handled by these scripts.
+# check_series SERIES : a Debian kernel series as scripts/kernels.sh takes it: MAJOR.MINOR
+# (5.10, 6.1, 6.12, 7.3 ...) or newest / oldest (`scripts/kernels.sh series` lists them).
 check_series() {
 	case "${1:-}" in
-	6.1 | 6.12) ;;
-	"") die "missing kernel series (6.1 or 6.12)" ;;
-	*) die "unknown kernel series '$1' (expected 6.1 or 6.12)" ;;
+	newest | oldest) ;;
+	"") die "missing kernel series (MAJOR.MINOR such as 6.1, or newest / oldest)" ;;
+	*) [[ $1 =~ ^[1-9][0-9]*\.[0-9]+$ ]] ||
+		die "unknown kernel series '$1' (expected MAJOR.MINOR such as 6.1, or newest / oldest;" \
+			"scripts/kernels.sh series lists those Debian offers)" ;;
 	esac
 }
 
