@@ -17,6 +17,8 @@ Usage: $PROG series [SERIES]  without SERIES: every series Debian's archive offe
                              print its directory
        $PROG kdir SERIES      only the headers (no image), print the kbuild dir for
                              'make -C KDIR M=...'
+       $PROG matrix           the build matrix (Markdown): every series, where it comes from,
+                             its compiler and build environment, what the tests do with it
        $PROG update           refresh the private package lists now
 
 SERIES is MAJOR.MINOR (5.10, 6.1, 6.12, 7.3 ...), or newest / oldest: the highest / lowest
@@ -234,9 +236,40 @@ series_table() {
 	done
 }
 
+# The build matrix as a Markdown table, from the lists and the test suite's defaults
+# (STATIC_SERIES, GUEST_SERIES): where each series comes from, what builds it, and what the
+# test suite does with it.
+matrix() {
+	local table oldest newest s rel suite cc dist env role static guest x
+	table=$(series_table)
+	oldest=$(head -n1 <<<"$table" | cut -d' ' -f1)
+	newest=$(tail -n1 <<<"$table" | cut -d' ' -f1)
+	in_list() { # in_list SERIES LIST: LIST (with newest/oldest) names SERIES
+		for x in $2; do
+			[[ $x == "$1" || ($x == newest && $1 == "$newest") || ($x == oldest && $1 == "$oldest") ]] &&
+				return 0
+		done
+		return 1
+	}
+	echo "| series | release | suite | compiler | built in | tests/static_checks.sh | tests/guest/test_integration.py |"
+	echo "|---|---|---|---|---|---|---|"
+	while read -r s rel suite cc; do
+		dist=$(deb_base_suite "$suite")
+		if [[ $dist == "$(deb_host_codename)" ]]; then env="host ($dist)"; else env="$dist chroot"; fi
+		role=''
+		[[ $s == "$oldest" ]] && role=' (oldest)'
+		[[ $s == "$newest" ]] && role=' (newest)'
+		static=-; in_list "$s" "$STATIC_SERIES" && static='W=1 + sparse'
+		guest=-; in_list "$s" "$GUEST_SERIES" && guest='booted (QEMU), all checks'
+		[[ $s == "$newest" ]] && guest+='; a module without the TX-start hook must fail'
+		echo "| $s$role | $rel | $suite | $cc | $env | $static | $guest |"
+	done <<<"$table"
+}
+
 cmd=${1:-}
 case $cmd in
 -h | --help) usage; exit 0 ;;
+matrix) [[ $# -eq 1 ]] || { usage >&2; exit 2; }; matrix; exit ;;
 update) [[ $# -eq 1 ]] || { usage >&2; exit 2; }; deb_update force; exit ;;
 series) [[ $# -le 2 ]] || { usage >&2; exit 2; }
 	if [[ $# -eq 1 ]]; then series_table; exit; fi ;;

@@ -10,13 +10,13 @@
 # and of every shell script: shellcheck at severity warning, zero reports.
 # checkpatch.pl comes from Debian's linux-source-6.1 tarball, unpacked once
 # into the cache. Usage: tests/static_checks.sh [SERIES...]
-# (default: oldest 6.1 6.12 newest; SERIES as scripts/kernels.sh takes it)
+# (default: STATIC_SERIES of scripts/lib/common.sh; SERIES as scripts/kernels.sh takes it)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 need sparse perl make gcc tar shellcheck
 
 args=("$@")
-[[ ${#args[@]} -gt 0 ]] || args=(oldest 6.1 6.12 newest)
+[[ ${#args[@]} -gt 0 ]] || read -ra args <<<"$STATIC_SERIES"
 # newest/oldest as the series they stand for, each series once
 series=()
 for s in "${args[@]}"; do

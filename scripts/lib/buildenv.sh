@@ -69,6 +69,20 @@ buildenv_prepare() {
 	fi
 	cc=$(cat "$dir/.compilers")
 	BUILDENV_ROOT=$dir/root BUILDENV_ID="chroot $dist-$key $cc"
+	touch "$dir/.used"
+	buildenv_prune
+}
+
+# buildenv_prune: remove build environments unused for BBR_A_BUILDENV_KEEP_DAYS days (default 30;
+# one is left behind whenever a release's package set or this recipe changes).
+buildenv_prune() {
+	local d
+	for d in "$CACHE"/buildenv/*/; do
+		d=${d%/}
+		[[ -f $d/.used && -n $(find "$d/.used" -mtime +"${BBR_A_BUILDENV_KEEP_DAYS:-30}") ]] || continue
+		# not while it is being made or used (the lock of its creation)
+		(flock -n 9 && rm -rf "$d" "$d.lock") 9>"$d.lock" || true
+	done
 }
 
 # buildenv_create DIR DIST SOURCE PACKAGES: the chroot in DIR/root (see the top of this file).

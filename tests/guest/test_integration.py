@@ -44,8 +44,11 @@ def series(name):
     return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else name
 
 
+# the default: GUEST_SERIES of scripts/lib/common.sh (scripts/kernels.sh matrix shows it too)
+DEFAULT = re.search(r'^GUEST_SERIES="([^"]*)"', (REPO / "scripts/lib/common.sh").read_text(),
+                    re.M).group(1)
 KERNELS = list(dict.fromkeys(
-    series(k) for k in os.environ.get("BBR_A_GUEST_KERNELS", "6.1 6.12 newest").split()))
+    series(k) for k in os.environ.get("BBR_A_GUEST_KERNELS", DEFAULT).split()))
 
 pytestmark = pytest.mark.guest
 
