@@ -40,28 +40,21 @@ BBR_A_KVER_7_3=7.3.N+deb13-amd64 (newest/oldest name the series they resolve to)
 EOF
 }
 
-# Every usable release in the lists, "SERIES RANK RELEASE", RANK 0 for a Debian release's own
-# kernel (X.Y.0-NN), else the NN of +debNN: linux-headers and an image must both be there.
-list_releases() {
-	local heads imgs
-	heads=$(deb_apt_cache search --names-only '^linux-headers-[0-9]+\.[0-9]+\.[0-9].*-amd64$' 2>/dev/null |
-		sed -E 's/^linux-headers-([^ ]+) .*/\1/') || true
-	imgs=$(deb_apt_cache search --names-only '^linux-image-[0-9]+\.[0-9]+\.[0-9].*-amd64(-unsigned)?$' 2>/dev/null |
-		sed -E 's/^linux-image-([^ ]+) .*/\1/; s/-unsigned$//') || true
-	# the cached ones too: a kernel fetched earlier stays usable without the lists
-	heads+=$'\n'$(find "$CACHE/kernels" -mindepth 2 -maxdepth 2 \( -name .complete -o -name .headers \) \
-		-printf '%h\n' 2>/dev/null | xargs -r -n1 basename)
-	imgs+=$'\n'$(find "$CACHE/kernels" -mindepth 2 -maxdepth 2 -name .complete -printf '%h\n' 2>/dev/null |
-		xargs -r -n1 basename)
-	sort -u <<<"$imgs" | grep -Fxf - <(sort -u <<<"$heads") | awk '
-		match($0, /^[0-9]+\.[0-9]+\.0-[0-9]+-amd64$/) { split($0, v, "."); print v[1] "." v[2], 0, $0; next }
-		match($0, /^[0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+(\.[0-9]+)?-amd64$/) {
-			split($0, v, "."); d = $0; sub(/.*\+deb/, "", d); sub(/[.-].*/, "", d)
-			print v[1] "." v[2], d, $0 }'
+# Every usable release in the lists and the cache, "SERIES RELEASE" per series
+# (deb_choose_releases): linux-headers and an image must both be there.
+choose_releases() {
+	{
+		deb_apt_cache search --names-only '^linux-headers-[0-9]+\.[0-9]+\.[0-9].*-amd64$' 2>/dev/null |
+			sed -E 's/^linux-headers-([^ ]+) .*/H \1/' || true
+		deb_apt_cache search --names-only '^linux-image-[0-9]+\.[0-9]+\.[0-9].*-amd64(-unsigned)?$' 2>/dev/null |
+			sed -E 's/^linux-image-([^ ]+) .*/I \1/; s/-unsigned$//' || true
+		# the cached ones too: a kernel fetched earlier stays usable without the lists
+		find "$CACHE/kernels" -mindepth 2 -maxdepth 2 \( -name .complete -o -name .headers \) \
+			-printf 'H %h\n' 2>/dev/null | sed 's|H .*/|H |'
+		find "$CACHE/kernels" -mindepth 2 -maxdepth 2 -name .complete -printf 'I %h\n' 2>/dev/null |
+			sed 's|I .*/|I |'
+	} | deb_choose_releases
 }
-
-# "SERIES RELEASE" per series: the lowest rank, then the highest release.
-choose_releases() { list_releases | sort -k1,1V -k2,2n -k3,3Vr | awk '!seen[$1]++ { print $1, $3 }'; }
 
 # series_name SERIES: SERIES, or the series newest/oldest stands for.
 series_name() {

@@ -17,7 +17,8 @@ DEB_LISTS_MAX_AGE_H=${BBR_A_APT_MAX_AGE_H:-24}
 DEB_APT_DIR=$CACHE/apt
 
 # deb_host_codename: the host's Debian release (bookworm), from /etc/os-release.
-deb_host_codename() { (. /etc/os-release && echo "${VERSION_CODENAME:-}"); }
+# shellcheck source=/dev/null
+deb_host_codename() { (. "${BBR_A_OS_RELEASE:-/etc/os-release}" && echo "${VERSION_CODENAME:-}"); }
 
 # deb_base_suite SUITE: the release a suite belongs to (trixie-backports -> trixie).
 deb_base_suite() {
@@ -29,10 +30,11 @@ deb_base_suite() {
 }
 
 # deb_host_sources: "URI SUITE SIGNED-BY" for every Debian entry of the machine's apt setup
-# (deb822 .sources files and one-line sources.list entries), one suite a line.
+# (deb822 .sources files and one-line sources.list entries; BBR_A_APT_ETC stands for
+# /etc/apt in tests), one suite a line.
 deb_host_sources() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
+	local f etc=${BBR_A_APT_ETC:-/etc/apt}
+	for f in "$etc"/sources.list.d/*.sources; do
 		[[ -f $f ]] || continue
 		awk 'function flush() { if (t ~ /(^| )deb( |$)/ && u != "") { n = split(u, us, " ");
 				m = split(s, ss, " "); for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
@@ -42,7 +44,7 @@ deb_host_sources() {
 			/^Suites:/ { s = substr($0, 8) } /^Signed-By:/ { k = $2 }
 			END { flush() }' "$f"
 	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	for f in "$etc"/sources.list "$etc"/sources.list.d/*.list; do
 		[[ -f $f ]] || continue
 		sed -nE 's/^deb[[:space:]]+(\[([^]]*)\][[:space:]]+)?([^[:space:]]+)[[:space:]]+([^[:space:]]+).*/\3 \4 \2/p' "$f" |
 			awk '{ k = "-"; if (match($0, /signed-by=[^ ]+/)) k = substr($0, RSTART + 10, RLENGTH - 10); print $1, $2, k }'
@@ -66,8 +68,9 @@ deb_uri() {
 
 # deb_sources_line SUITE: a one-line apt source for SUITE's main component.
 deb_sources_line() {
-	local uri key
-	read -r uri key < <(deb_uri "$1")
+	local uri key line
+	line=$(deb_uri "$1") || exit
+	read -r uri key <<<"$line"
 	if [[ $key == - ]]; then echo "deb $uri $1 main"
 	else echo "deb [signed-by=$key] $uri $1 main"; fi
 }
@@ -126,4 +129,21 @@ deb_candidate() {
 		!t || c == "(none)" { next }
 		$2 ~ /:\/\// { if (f) { split($3, a, "/"); print c, a[1]; exit } next }
 		{ f = ($1 == c || ($1 == "***" && $2 == c)) }'
+}
+
+# deb_choose_releases: from lines "H RELEASE" (a linux-headers-RELEASE package) and
+# "I RELEASE" (a linux-image-RELEASE[-unsigned] one) on stdin, "SERIES RELEASE" for every
+# series with a release that has both, series in version order. A series' release: a Debian
+# release's own kernel (X.Y.0-NN-amd64) if there is one, else the newest X.Y.Z+debNN-amd64
+# of the lowest NN (the oldest Debian release shipping the series). Other flavours
+# (-cloud, -rt), bullseye's 6.1.0-0.deb11.NN backports and release candidates (X.Y-amd64)
+# are not candidates.
+deb_choose_releases() {
+	awk '$1 == "H" { h[$2] = 1 } $1 == "I" { i[$2] = 1 }
+		END { for (r in h) if (r in i) print r }' |
+		awk '/^[0-9]+\.[0-9]+\.0-[0-9]+-amd64$/ { split($0, v, "."); print v[1] "." v[2], 0, $0; next }
+			/^[0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+(\.[0-9]+)?-amd64$/ {
+				split($0, v, "."); d = $0; sub(/.*\+deb/, "", d); sub(/[.-].*/, "", d)
+				print v[1] "." v[2], d, $0 }' |
+		sort -k1,1V -k2,2n -k3,3Vr | awk '!seen[$1]++ { print $1, $3 }'
 }
