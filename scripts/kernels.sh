@@ -49,10 +49,12 @@ choose_releases() {
 		deb_apt_cache search --names-only '^linux-image-[0-9]+\.[0-9]+\.[0-9].*-amd64(-unsigned)?$' 2>/dev/null |
 			sed -E 's/^linux-image-([^ ]+) .*/I \1/; s/-unsigned$//' || true
 		# the cached ones too: a kernel fetched earlier stays usable without the lists
-		find "$CACHE/kernels" -mindepth 2 -maxdepth 2 \( -name .complete -o -name .headers \) \
-			-printf 'H %h\n' 2>/dev/null | sed 's|H .*/|H |'
-		find "$CACHE/kernels" -mindepth 2 -maxdepth 2 -name .complete -printf 'I %h\n' 2>/dev/null |
-			sed 's|I .*/|I |'
+		if [[ -d $CACHE/kernels ]]; then
+			find "$CACHE/kernels" -mindepth 2 -maxdepth 2 \( -name .complete -o -name .headers \) \
+				-printf 'H %h\n' | sed 's|H .*/|H |'
+			find "$CACHE/kernels" -mindepth 2 -maxdepth 2 -name .complete -printf 'I %h\n' |
+				sed 's|I .*/|I |'
+		fi
 	} | deb_choose_releases
 }
 
@@ -164,7 +166,8 @@ fetch_headers() {
 	for pkg in "${pkgs[@]}"; do
 		[[ $pkg == linux-headers-"$rel" || $pkg == linux-kbuild-* ]] || continue
 		deb_apt_cache depends "$pkg" 2>/dev/null | sed -nE 's/^ *Depends: ([^< ]+)$/\1/p'
-	done | grep -vE '^linux-(headers|kbuild|base|binary|modules|image)' | sort -u | paste -sd' ' - >"$tmp/.build-depends"
+	done | { grep -vE '^linux-(headers|kbuild|base|binary|modules|image)' || true; } | sort -u |
+		paste -sd' ' - >"$tmp/.build-depends"
 	touch "$tmp/.headers"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
