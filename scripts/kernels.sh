@@ -9,26 +9,29 @@ source "$REPO/scripts/lib/debian.sh"
 
 usage() {
 	cat <<EOF
-Usage: $PROG series [SERIES]  without SERIES: every series Debian's archive offers, one a line:
-                             "SERIES RELEASE SUITE COMPILER" (what resolve would take);
-                             with SERIES: its name (newest/oldest -> e.g. 7.3)
-       $PROG resolve SERIES   print the Debian kernel release SERIES builds and boots
-       $PROG fetch SERIES     download + unpack image and headers into the cache (once),
-                             print its directory
-       $PROG kdir SERIES      only the headers (no image), print the kbuild dir for
-                             'make -C KDIR M=...'
-       $PROG matrix           the build matrix (Markdown): every series, where it comes from,
-                             its compiler and build environment, what the tests do with it
-       $PROG update           refresh the private package lists now
+Usage: $PROG series [SERIES]
+           without SERIES: every series Debian's archive offers, one a line, as
+           "SERIES RELEASE SUITE COMPILER" (what resolve would take); with SERIES: its
+           name (newest/oldest -> the series they stand for)
+       $PROG resolve SERIES
+           the Debian kernel release SERIES builds and boots
+       $PROG fetch SERIES
+           download + unpack image and headers into the cache (once), print its directory
+       $PROG kdir SERIES
+           only the headers (no image); print the kbuild dir for 'make -C KDIR M=...'
+       $PROG matrix
+           the build matrix (Markdown): every series, where it comes from, its compiler
+           and build environment, what the tests do with it
+       $PROG update
+           refresh the private package lists now
 
 SERIES is MAJOR.MINOR (5.10, 6.1, 6.12, 7.3 ...), or newest / oldest: the highest / lowest
 series in the lists. A series' release is its Debian release's own kernel where it has one
 (X.Y.0-NN-amd64: 5.10 from bullseye, 6.1 from bookworm), else the newest X.Y.Z+debNN-amd64 of
 the oldest Debian release that ships the series (6.12+deb12 from bookworm, 7.x+deb13 from
 trixie-backports before sid's +deb14). Release candidates (experimental) are not used.
-Package lists: $CACHE/apt (suites: $(echo $DEB_SUITES); BBR_A_APT_SUITES
-to change), refreshed when older than ${DEB_LISTS_MAX_AGE_H} h; without them, cached kernels
-are used.
+Package lists: $CACHE/apt, refreshed when older than ${DEB_LISTS_MAX_AGE_H} h (BBR_A_APT_MAX_AGE_H);
+without them, cached kernels are used. Suites (BBR_A_APT_SUITES): $(echo $DEB_SUITES)
 
 The kernel directory (\$CACHE/kernels/<release>/) holds the unpacked debs (boot/, lib/modules/
 with depmod run, usr/src/linux-headers-*), an uncompressed 'vmlinux' that QEMU boots (PVH),
