@@ -10,15 +10,18 @@ usage() {
 	cat <<EOF
 Usage: $PROG [--src DIR] [--tag NAME] [--out DIR] SERIES [MAKE ARGS...]
 Builds the module sources (Makefile Kbuild *.c include/) with 'make KDIR=<kbuild dir>
-[MAKE ARGS]' for the Debian kernel of SERIES (6.1 or 6.12) and prints the path of
-tcp_bbr_a.ko. The build is cached in \$CACHE/module/<kernel release>[-NAME]-<hash>/, the hash
-being that of the sources, the make arguments and the compiler: an unchanged tree is not
-rebuilt. make's output is in build.log beside the .ko; its warnings go to stderr every time.
+[MAKE ARGS]' for the Debian kernel of SERIES (MAJOR.MINOR, newest or oldest: see
+scripts/kernels.sh series) and prints the path of tcp_bbr_a.ko. A kernel of another Debian
+release than the host's is built in a chroot of its release, with the compiler it was built
+with (scripts/lib/buildenv.sh; root needed). The build is cached in
+\$CACHE/module/<kernel release>[-NAME]-<hash>/, the hash being that of the sources, the make
+arguments and the build environment: an unchanged tree is not rebuilt. make's output is in
+build.log beside the .ko; its warnings go to stderr every time.
   --src DIR   module sources (default: the repository, $REPO)
   --tag NAME  name the build dir, e.g. for variants built with KCFLAGS=-D...
   --out DIR   build in DIR instead (new or empty; not cached): a real compile every time
 Env: BBR_A_CACHE (cache dir), BBR_A_MODULE_KEEP (cached builds kept, default 20).
-Examples: $PROG 6.12 W=1      $PROG 6.1 C=2      $PROG --tag broken 6.1 KCFLAGS=-DBBR_A_TEST_BROKEN
+Examples: $PROG 6.12 W=1      $PROG newest C=2      $PROG --tag broken 6.1 KCFLAGS=-DBBR_A_TEST_BROKEN
 EOF
 }
 

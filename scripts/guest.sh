@@ -14,22 +14,23 @@ source "$REPO/scripts/lib/console.sh" # console_fault
 
 usage() {
 	cat <<EOF
-Usage: $PROG --kernel 6.1|6.12|uml [--virtual-time] [--timeout SEC] [--out HOSTDIR]
+Usage: $PROG --kernel SERIES|uml [--virtual-time] [--timeout SEC] [--out HOSTDIR]
                 [--mem MB] [--smp N] [--ko FILE] [--seed N] -- COMMAND [ARGS...]
 
-Boots the newest Debian 6.1 or 6.12 kernel (fetched once into the cache) in QEMU (TCG) with
-a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
+Boots the Debian kernel of SERIES (6.1, 6.12, 7.3 ..., newest or oldest: scripts/kernels.sh
+series lists them; fetched once into the cache) in QEMU (TCG) with a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
 COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
 Guest environment:
   BBR_A_SRC     copy of the project tree as on disk, less .git, docs/, results/ and build products
   BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
   BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
-  BBR_A_KERNEL  6.1 / 6.12
+  BBR_A_KERNEL  the series (6.1, 6.12, ...; newest/oldest resolved)
   BBR_A_SAMPLER testbed/sampler.c, built static (the testbed's sock_diag/rtnetlink sampler)
 COMMAND's output streams to stdout; the kernel console goes to HOSTDIR/console.log and the
 final dmesg to HOSTDIR/dmesg.txt.
 
-  --kernel K      6.1, 6.12 (QEMU) or uml (exec scripts/uml.sh run with the same arguments)
+  --kernel K      a Debian series as above (QEMU) or uml (exec scripts/uml.sh run with the
+                  same arguments)
   --virtual-time  deterministic-ish virtual time: -smp 1 -icount shift=0,sleep=off (one
                   instruction per ns, idle time skipped); default: real time, 2 vCPUs
   --timeout SEC   wall-clock limit for the whole run (default 900)
@@ -43,7 +44,7 @@ final dmesg to HOSTDIR/dmesg.txt.
 Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build failed,
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
 Cache: $CACHE (BBR_A_CACHE). The newest Debian kernel of the series is used; pin one
-with BBR_A_KVER_6_1=6.1.0-NN-amd64 or BBR_A_KVER_6_12=6.12.MMM+deb12-amd64.
+with BBR_A_KVER_<series, _ for .>, e.g. BBR_A_KVER_6_1=6.1.0-NN-amd64.
 Extra kernel command line words: BBR_A_GUEST_APPEND. Guest CPU model: BBR_A_QEMU_CPU
 (default qemu64,+rdrand; see docs/backends.md).
 EOF
@@ -72,6 +73,9 @@ if [[ $series == uml ]]; then
 fi
 DIE_RC=2
 check_series "$series"
+DIE_RC=123
+series=$("$REPO/scripts/kernels.sh" series "$series") || die "cannot resolve the kernel series"
+DIE_RC=2
 [[ $# -gt 0 ]] || die "missing COMMAND (after --)"
 for v in tmo mem ${smp:+smp}; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/tmo/timeout} needs a positive integer"

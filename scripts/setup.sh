@@ -8,6 +8,8 @@ PACKAGES=(
 	qemu-system-x86 busybox-static iperf3 iproute2 iputils-ping ethtool kmod cpio xz-utils zstd
 	# building the module against Debian's kbuild headers (+ pahole for 6.12's module BTF)
 	gcc make bc flex bison libelf-dev libssl-dev dwarves sparse
+	# kernels of other Debian releases (5.10, 7.x) build in a chroot of their release
+	mmdebstrap
 	# static checks of the shell scripts
 	shellcheck
 	# User-Mode Linux build (+ its static poweroff helper and patches) and checkpatch.pl

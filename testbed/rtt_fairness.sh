@@ -45,7 +45,8 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      (default results/rtt_fairness-<timestamp>)
   --backend B        auto|host|qemu|uml (default auto: host if root, the host kernel loads
                      modules and netem works in a scratch namespace; else uml)
-  --kernel K         6.1|6.12 for the qemu backend (default 6.12)
+  --kernel K         Debian kernel series for the qemu backend: 6.1, 6.12, newest ...
+                     (scripts/kernels.sh series; default 6.12)
   --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable); name and
                      value are checked against the parameters of the module the runs load
                      (modinfo -p: name, [lo..hi] range), also with --dry-run
@@ -143,7 +144,8 @@ isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$R
 [[ -z $TIMEOUT ]] || { isint "$TIMEOUT" && check "$TIMEOUT > 0"; } || bad "--timeout: '$TIMEOUT' is not a positive integer"
 [[ -z $MEM ]] || { isint "$MEM" && check "$MEM >= 128"; } || bad "--mem: '$MEM' is not a size in MB (>= 128)"
 case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is not auto, host, qemu or uml" ;; esac
-case $KERNEL in 6.1 | 6.12) ;; *) bad "--kernel: '$KERNEL' is not 6.1 or 6.12" ;; esac
+[[ $KERNEL =~ ^([1-9][0-9]*\.[0-9]+|newest|oldest)$ ]] ||
+	bad "--kernel: '$KERNEL' is not a Debian kernel series (6.1, 6.12, newest ...: scripts/kernels.sh series)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
 if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a directory"; fi
 if [[ -d $OUT && -n $(ls -A "$OUT" 2>/dev/null) ]]; then bad "--out: '$OUT' is not empty"; fi

@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Static checks of the module sources, for every supported kernel series:
-#   - a W=1 build with zero compiler warnings,
+# Static checks of the module sources, for the oldest and the newest Debian kernel series
+# in the archive and for bookworm's 6.1 and 6.12 (scripts/kernels.sh series lists them):
+#   - a W=1 build with zero compiler warnings, with the compiler the kernel was built with
+#     (a chroot of the kernel's Debian release where it is not the host's: see
+#     scripts/lib/buildenv.sh; root),
 #   - sparse (C=2) with zero reports,
 #   - checkpatch.pl --strict --no-tree with zero reports, except the types
 #     ignored per file below (each one justified in README.md, "Static checks");
 # and of every shell script: shellcheck at severity warning, zero reports.
 # checkpatch.pl comes from Debian's linux-source-6.1 tarball, unpacked once
-# into the cache. Usage: tests/static_checks.sh [SERIES...]   (default 6.1 6.12)
+# into the cache. Usage: tests/static_checks.sh [SERIES...]
+# (default: STATIC_SERIES of scripts/lib/common.sh; SERIES as scripts/kernels.sh takes it)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 need sparse perl make gcc tar shellcheck
 
-series=("$@")
-[[ ${#series[@]} -gt 0 ]] || series=(6.1 6.12)
+args=("$@")
+[[ ${#args[@]} -gt 0 ]] || read -ra args <<<"$STATIC_SERIES"
+# newest/oldest as the series they stand for, each series once
+series=()
+for s in "${args[@]}"; do
+	check_series "$s"
+	n=$("$REPO/scripts/kernels.sh" series "$s") || die "cannot resolve kernel series '$s'"
+	[[ " ${series[*]} " == *" $n "* ]] || series+=("$n")
+done
 fail=0
 
 # checkpatch.pl and the data files it reads, keyed by the linux-source version.
@@ -59,7 +70,7 @@ fi
 # A real compile on every run: build_module.sh --out builds in a new directory, not in the
 # module cache, so what is judged is what today's compiler and sparse say about today's
 # sources (the cache's key does not cover sparse's version). Judged on make's whole
-# output, build.log: kbuild's CHECK lines show that sparse ran.
+# output, build.log: kbuild's '  CHECK  file.c' lines show that sparse ran.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for s in "${series[@]}"; do
@@ -67,11 +78,13 @@ for s in "${series[@]}"; do
 		echo "not ok - build for $s"; sed 's/^/#   /' <<<"$out"; fail=1; continue
 	fi
 	blog=$tmp/$s/build.log
+	echo "# $s: $(basename "$(dirname "$(grep -o '/[^ ]*/usr/src/linux-headers-[^ /]*' "$blog" | head -n1)/x")")," \
+		"$(sed -n 's/^# built in: //p' "$blog")"
 	# Anything the compiler or sparse says about our sources is a failure.
 	if grep -qE '(warning|error):' "$blog"; then
 		echo "not ok - W=1 + sparse clean for $s"
 		grep -E '(warning|error):' "$blog" | sed 's/^/#   /'; fail=1
-	elif ! grep -q 'CHECK' "$blog"; then
+	elif ! grep -qE '^ +CHECK +' "$blog"; then # kbuild's line, not our notes
 		echo "not ok - sparse did not run for $s"; fail=1
 	else
 		echo "ok - W=1 + sparse clean for $s"

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 
 # Bump when module_compile changes in a way that changes its output (part of the cache key).
-MODULE_RECIPE=1
+MODULE_RECIPE=2
 # Cached builds kept in $CACHE/module: each is ~2 MB and every source change adds one, so the
 # least recently used beyond this many are removed.
 MODULE_KEEP=${BBR_A_MODULE_KEEP:-20}
@@ -41,7 +41,8 @@ testbed_source_hash() {
 
 # module_key SRC KDIR [MAKE ARGS...]: 12 hex digits that change with whatever a build here
 # depends on and can change between calls: the sources' contents, the kernel build dir (its
-# path names the kernel release, or the UML build key), the make arguments and the compiler.
+# path names the kernel release, or the UML build key), the make arguments and the build
+# environment with its compiler (module_check sets BUILDENV_ID).
 module_key() {
 	local src=$1 kdir=$2
 	shift 2
@@ -49,29 +50,54 @@ module_key() {
 		echo "recipe $MODULE_RECIPE"
 		echo "kdir $kdir"
 		printf 'arg %s\n' "$@"
-		gcc --version | sed -n 1p
+		echo "env $BUILDENV_ID"
 		echo "sources $(module_source_hash "$src")"
 	} | sha256sum | cut -c1-12
 }
 
 # module_compile SRC DIR KDIR [MAKE ARGS...]: copy the sources into DIR (emptied first) and run
-# 'make KDIR=KDIR [MAKE ARGS]' there: the project's Makefile calls kbuild with M=DIR, and
-# command-line variables such as ARCH=um reach kbuild too. make's output goes to
-# DIR/build.log. Fails unless DIR/tcp_bbr_a.ko was made.
+# 'make KDIR=KDIR [MAKE ARGS]' there, in the kernel's build environment (module_check): the
+# project's Makefile calls kbuild with M=DIR, and command-line variables such as ARCH=um
+# reach kbuild too. make's output goes to DIR/build.log, after a line naming the build
+# environment and the compiler. Fails unless DIR/tcp_bbr_a.ko was made.
 module_compile() {
 	local src=$1 dir=$2 kdir=$3 f
 	shift 3
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	while read -r f; do cp -R "$src/$f" "$dir/"; done < <(module_inputs "$src")
-	make -C "$dir" KDIR="$kdir" "$@" >"$dir/build.log" 2>&1 && [[ -f $dir/tcp_bbr_a.ko ]]
+	echo "# built in: $BUILDENV_ID" >"$dir/build.log"
+	# Kernels since 6.13 run scripts/checker-valid.sh for C=1/C=2 and skip sparse without it,
+	# and Debian's linux-kbuild packages leave that script out: there the level goes in as
+	# KBUILD_CHECKSRC, which the kernel's Makefile cannot then turn off.
+	local args=() a
+	for a in "$@"; do
+		if [[ $a =~ ^C=[12]$ && ! -e $kdir/scripts/checker-valid.sh ]] &&
+			grep -qs checker-valid "$kdir/Makefile" "$kdir"/../linux-headers-*-common/Makefile; then
+			echo "# $a given as KBUILD_CHECKSRC=${a#C=}: this kbuild has no scripts/checker-valid.sh" \
+				"(make's 'sparse is not available' line is about that)" >>"$dir/build.log"
+			a=KBUILD_CHECKSRC=${a#C=}
+		fi
+		args+=("$a")
+	done
+	buildenv_run "$kdir" "$dir" make -C "$dir" KDIR="$kdir" "${args[@]}" >>"$dir/build.log" 2>&1 &&
+		[[ -f $dir/tcp_bbr_a.ko ]]
 }
 
-# module_check SRC KDIR: die unless both look usable (before anything is hashed or copied).
+# module_check SRC KDIR: die unless both look usable (before anything is hashed or copied),
+# and choose the build environment for KDIR: the host, or a chroot of the kernel's Debian
+# release, made if missing (scripts/lib/buildenv.sh; sets BUILDENV_ROOT and BUILDENV_ID).
 module_check() {
 	[[ -f $1/Makefile && -f $1/Kbuild ]] || die "no Makefile and Kbuild in $1 (module sources expected)"
 	[[ -f $2/Makefile ]] || die "no kernel build tree at $2 (a kbuild dir with a Makefile)"
 	need make gcc sha256sum flock
+	if [[ $(type -t buildenv_prepare) != function ]]; then
+		# shellcheck source=scripts/lib/debian.sh
+		source "$REPO/scripts/lib/debian.sh"
+		# shellcheck source=scripts/lib/buildenv.sh
+		source "$REPO/scripts/lib/buildenv.sh"
+	fi
+	buildenv_prepare "$2"
 }
 
 # module_warnings DIR: show the compiler's warnings of DIR/build.log on stderr (on every call,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Integration tests of tcp_bbr_a.ko, run INSIDE a guest (busybox ash, POSIX sh) by
-#   scripts/guest.sh --kernel 6.1|6.12 -- sh tests/guest/bbr_a_tests.sh
+#   scripts/guest.sh --kernel SERIES -- sh tests/guest/bbr_a_tests.sh
 # Prints TAP ("ok N - ..." / "not ok N - ..."), exits 1 if any test failed.
 # Needs: BBR_A_KO (the module, not loaded), BBR_A_OUT (artifacts go to $BBR_A_OUT/guest-tests).
 # The guest is disposable: the tests change sysctls, namespaces and qdiscs freely.
@@ -89,6 +89,22 @@ need_module() {
 	not_ok "$1" "skipped: $MOD is not loaded or $CA is not registered"
 	return 1
 }
+
+# The plan line and the summary; exit status 1 if any test failed.
+finish() {
+	echo "1..$n"
+	echo "# $((n - failed)) passed, $failed failed ($BBR_A_KERNEL, $(uname -r))"
+	[ "$failed" -eq 0 ]
+	exit
+}
+case $0 in */*) HERE=${0%/*} ;; *) HERE=. ;; esac
+# BBR_A_ONLY=idle_restart: after loading, only the idle-restart checks (a quick run for a
+# module variant that must fail them, tests/guest/test_integration.py)
+if [ "${BBR_A_ONLY:-}" = idle_restart ]; then
+	# shellcheck source=tests/guest/bbr_a_tests_idle.sh
+	. "$HERE/bbr_a_tests_idle.sh"
+	finish
+fi
 
 # ---------------------------------------------------------------- parameters
 # modinfo -p lines look like "name:description [lo..hi, default d]".
@@ -193,10 +209,11 @@ need_module "listening socket pins the module" &&
 	check "a listening socket created under default $CA pins the module; rmmod works once it is closed" \
 		t_pinned_by_listener
 
-# gains over a delayed path, the fair variant, the tracepoint
-case $0 in */*) HERE=${0%/*} ;; *) HERE=. ;; esac
+# gains over a delayed path, the fair variant, the tracepoint; idle restarts
 # shellcheck source=tests/guest/bbr_a_tests_gains.sh
 . "$HERE/bbr_a_tests_gains.sh"
+# shellcheck source=tests/guest/bbr_a_tests_idle.sh
+. "$HERE/bbr_a_tests_idle.sh"
 
 # ---------------------------------------------------------------- unloading
 t_unload() {
@@ -224,6 +241,4 @@ t_dmesg() {
 }
 check "dmesg has no WARNING/BUG/Oops/stall/refcount/leak reports" t_dmesg
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed ($BBR_A_KERNEL, $(uname -r))"
-[ "$failed" -eq 0 ]
+finish

@@ -123,4 +123,3 @@ if need_module "gains over a delayed path"; then
 	check "tracepoint bbr_a:bbr_a_gain reports each socket's algorithm, phase, reason and rtt_max" t_trace
 	for ns in snd rtr rcv; do ip netns del $ns 2>/dev/null; done
 fi
-

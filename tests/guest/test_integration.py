@@ -3,18 +3,24 @@
 Boots each Debian kernel in QEMU through scripts/guest.sh, runs the TAP script there and fails
 on any `not ok`. Also checks that a broken module makes that script fail, quickly and clearly.
 
-    /usr/bin/python3 -m pytest tests/guest/test_integration.py                # 6.1 and 6.12
-    BBR_A_GUEST_KERNELS=6.12 /usr/bin/python3 -m pytest tests/guest/test_integration.py
+    /usr/bin/python3 -m pytest tests/guest/test_integration.py    # 6.1, 6.12, the newest series
+    BBR_A_GUEST_KERNELS="6.12 oldest" /usr/bin/python3 -m pytest tests/guest/test_integration.py
     /usr/bin/python3 -m pytest tests/guest/test_integration.py -k "not broken"  # no negatives
 
-The negative tests (a module whose init fails, one that registers nothing) use the first
-kernel of BBR_A_GUEST_KERNELS.
+BBR_A_GUEST_KERNELS holds Debian kernel series as scripts/kernels.sh takes them; newest and
+oldest become the series they stand for when the tests are collected (today 7.3 and 5.10),
+so the test ids name the series (-k 7.3). The negative tests (a module whose init fails, one
+that registers nothing) use the first kernel of BBR_A_GUEST_KERNELS; the one for the
+idle-restart check uses the newest series.
 
-Needs the packages of scripts/setup.sh; the first run downloads the kernels (~180 MB).
-Each guest run takes about one minute on an idle 2-core machine.
+Needs the packages of scripts/setup.sh; the first run downloads the kernels (~100-300 MB
+each) and, for a kernel of another Debian release than the host's, makes that release's build
+environment (scripts/lib/buildenv.sh; root). Each guest run takes one to two minutes on an
+idle 2-core machine.
 """
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,16 +30,34 @@ REPO = Path(__file__).resolve().parents[2]
 GUEST = REPO / "scripts" / "guest.sh"
 BUILD = REPO / "scripts" / "build_module.sh"
 TESTS = "tests/guest/bbr_a_tests.sh"
-KERNELS = os.environ.get("BBR_A_GUEST_KERNELS", "6.1 6.12").split()
+KERNELS_SH = REPO / "scripts" / "kernels.sh"
 TIMEOUT = int(os.environ.get("BBR_A_GUEST_TIMEOUT", "900"))  # wall s per guest run
+
+
+def series(name):
+    """newest/oldest as the series they stand for now (scripts/kernels.sh series); any other
+    name, or one that cannot be resolved (guest.sh then says why), as it is."""
+    if name not in ("newest", "oldest"):
+        return name
+    p = subprocess.run([str(KERNELS_SH), "series", name], capture_output=True, text=True,
+                       timeout=600)
+    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else name
+
+
+# the default: GUEST_SERIES of scripts/lib/common.sh (scripts/kernels.sh matrix shows it too)
+DEFAULT = re.search(r'^GUEST_SERIES="([^"]*)"', (REPO / "scripts/lib/common.sh").read_text(),
+                    re.M).group(1)
+KERNELS = list(dict.fromkeys(
+    series(k) for k in os.environ.get("BBR_A_GUEST_KERNELS", DEFAULT).split()))
 
 pytestmark = pytest.mark.guest
 
 
-def run_guest(kernel, out, *extra):
-    """Run the TAP script in a guest; return (exit status, stdout, stderr)."""
+def run_guest(kernel, out, *extra, only=None):
+    """Run the TAP script in a guest (with BBR_A_ONLY=only, if given); return (exit status,
+    stdout, stderr)."""
     cmd = [str(GUEST), "--kernel", kernel, "--timeout", str(TIMEOUT), "--out", str(out),
-           *extra, "--", "sh", TESTS]
+           *extra, "--", *([f"BBR_A_ONLY={only}"] if only else []), "sh", TESTS]
     p = subprocess.run(cmd, cwd=REPO, stdin=subprocess.DEVNULL, capture_output=True,
                        text=True, timeout=TIMEOUT + 600)  # + kernel fetch / build
     return p.returncode, p.stdout, p.stderr
@@ -90,3 +114,41 @@ def test_broken_module_fails_clearly(variant, tmp_path):
     assert rc == 1, f"the TAP script should fail (exit 1), not the runner\n{report}"
     assert any(d.startswith(must_fail) for d in bad), f"'{must_fail}' did not fail\n{report}"
     assert re.search(r"^# \d+ passed, [1-9]\d* failed", out, re.M), report
+
+
+def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path):
+    """Since Linux 7.1 the kernel sends CA_EVENT_TX_START only to .cwnd_event_tx_start. A
+    module built as if the kernel had no such hook (Kbuild's probe for it removed, so only
+    .cwnd_event is filled, as before 7.1) loses idle restart there without a sound: the
+    idle-restart checks (ev=2 in the trace) must fail for every algorithm, and loading must
+    still pass. Runs on the newest series, if its headers have the hook."""
+    kernel = series("newest")
+    p = subprocess.run([str(KERNELS_SH), "kdir", kernel], capture_output=True, text=True,
+                       timeout=900)
+    assert p.returncode == 0, p.stderr
+    kdir = Path(p.stdout.strip())
+    tcp_h = [h for h in kdir.parent.glob("linux-headers-*/include/net/tcp.h")]
+    if not any("cwnd_event_tx_start" in h.read_text() for h in tcp_h):
+        pytest.skip(f"the {kernel} headers have no cwnd_event_tx_start (before 7.1)")
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("Makefile", "tcp_bbr_a.c"):
+        shutil.copy(REPO / name, src / name)
+    for name in ("include", "algos"):
+        shutil.copytree(REPO / name, src / name)
+    kbuild = (REPO / "Kbuild").read_text()
+    probe = [ln for ln in kbuild.splitlines() if "CWND_EVENT_TX_START" in ln]
+    assert len(probe) == 1, "Kbuild's cwnd_event_tx_start probe not found"
+    (src / "Kbuild").write_text(kbuild.replace(probe[0] + "\n", ""))
+    b = subprocess.run([str(BUILD), "--src", str(src), "--tag", "test-no-tx-start", kernel],
+                       cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert b.returncode == 0, b.stderr
+    ko = b.stdout.strip().splitlines()[-1]
+
+    rc, out, err = run_guest(kernel, tmp_path / "out", "--ko", ko, only="idle_restart")
+    report = f"guest.sh exit {rc}\n--- stdout ---\n{out}\n--- stderr ---\n{err[-3000:]}"
+    ok, bad = tap(out)
+    idle = [d for d in bad if "idle restart (ev=2)" in d]
+    assert rc == 1, f"the TAP script should fail (exit 1), not the runner\n{report}"
+    assert len(idle) == 4 and len(bad) == 4, f"expected the 4 idle-restart checks to fail\n{report}"
+    assert any(d.startswith("module loads") for d in ok), report

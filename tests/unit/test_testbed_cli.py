@@ -58,7 +58,7 @@ BAD_RF = [
     (["--streams", "200"], "--streams: '200'"),
     (["--seed", "s"], "--seed: 's'"),
     (["--backend", "docker"], "--backend: 'docker'"),
-    (["--kernel", "5.10"], "--kernel: '5.10'"),
+    (["--kernel", "6.1.0"], "--kernel: '6.1.0' is not a Debian kernel series"),
     (["--module-param", "adaptive"], "--module-param: 'adaptive'"),
     (["--module-param", "a=1;reboot"], "--module-param: 'a=1;reboot'"),
     (["--interval", "0.01"], "--interval: '0.01'"),
