@@ -267,18 +267,22 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 
 /*
  * A congestion event: a fast recovery begins (rto false) or an RTO fired.
- * With fair_hi, a recovery while the queue is high, or any RTO, cuts the
- * bound to (1 - beta) of the bw in use, and CUBIC's K for the window that
- * bw fills at this srtt sets how fast it regrows.
+ * With fair_hi, a recovery in PROBE_BW while the queue is high, or any RTO,
+ * cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
+ * window that bw fills sets how fast it regrows. A recovery in STARTUP or
+ * DRAIN is BBR's own overshoot, at a bw that may still be far below the
+ * flow's share: DRAIN already gives it back.
  */
 static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  bool rto)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 x;
 
-	if (!p->hi || (!rto && !bbr_a_fair_queue_high(sk, c)))
+	if (!p->hi || (!rto && (bbr->mode != BBR_PROBE_BW ||
+				!bbr_a_fair_queue_high(sk, c))))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
 	if (x)
