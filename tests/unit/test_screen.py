@@ -1,6 +1,7 @@
 """testbed/screen.sh (job list, resume) and analyze.py --screen (mean and 95 % CI)."""
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 
 SCREEN = REPO / "testbed" / "screen.sh"
 
@@ -194,6 +195,8 @@ def stub_tree(root, runner):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes((REPO / rel).read_bytes())
     (root / "testbed/screen.sh").chmod(0o755)
+    shutil.copytree(REPO / "testbed/analysis", root / "testbed/analysis",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
                 "testbed/sampler.c", "testbed/lib/flows.sh", "testbed/lib/module.sh",
                 "testbed/lib/options.sh", "testbed/lib/record.sh", "testbed/lib/traffic.sh"):

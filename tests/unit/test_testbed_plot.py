@@ -15,8 +15,8 @@ ANALYZE = REPO / "testbed" / "analyze.py"
 PY = "/usr/bin/python3"
 
 pytest.importorskip("matplotlib")
-sys.path.insert(0, str(REPO / "plots"))
-import plot  # noqa: E402
+sys.path.insert(0, str(REPO / "testbed"))
+from analysis import figures as plot  # noqa: E402
 
 
 def png_size(path):
@@ -144,7 +144,7 @@ def test_fig5_panels_from_a_screen(tmp_path):
     for x in pngs:
         w, h = png_size(Path(x))
         assert w >= 800 and h >= 300 and Path(x).stat().st_size > 20000
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         plot.fig5(str(tmp_path / "empty"))
 
 
@@ -194,7 +194,7 @@ def test_fig4_fig8_from_screen_csv(tmp_path, fig, scen, metric, want):
     png = Path(plot.fig_plot(str(path), fig, str(tmp_path)))
     w_, h_ = png_size(png)
     assert png.name == f"{fig}.png" and w_ >= 800 and h_ >= 300
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         other = "fig8" if fig == "fig4" else "fig4"
         plot.fig_plot(str(path), other, str(tmp_path))
 
@@ -214,7 +214,7 @@ def test_table_rows_in_grid_order_columns_in_cc_order(tmp_path):
     assert lines[2] == "| l0-b1 | 0.620 | - |"
     assert lines[3] == "| l6-b1 | 0.600 +- 0.050 (3 seeds) | 0.700 +- 0.010 |"
     assert lines[4] == "| l0-b5 | 0.612 +- 0.002 | - |"
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         plot.table(str(path), "no_such_metric")
 
 

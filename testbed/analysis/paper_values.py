@@ -1,0 +1,34 @@
+"""The paper's numbers (Pan et al. 2022, NS-3) as its text gives them, drawn and tabled beside
+ours: ../shared/notes/bbr-a-spec.md."""
+
+
+# The paper's NS-3 values (../shared/notes/bbr-a-spec.md, Figs. 6 and 7), drawn beside ours:
+# (label, x values, Jain, color of the cc they belong to).
+PAPER_BUFFER = [("paper BBR-A: >= 0.96 at every buffer", [0.1, 100], [0.96, 0.96], "bbr_a"),
+                ("paper BBR: ~0.63 above 6 BDP", [6, 100], [0.63, 0.63], "bbr"),
+                ("paper BBQ: >= 0.91 at every buffer", [0.1, 100], [0.91, 0.91], "bbq"),
+                ("paper DA-BBR: >= ~0.95 at every buffer", [0.1, 100], [0.95, 0.95], "da_bbr")]
+
+
+PAPER_RATIO = [("paper BBR-A at ratio 10: ~0.95", [10], [0.95], "bbr_a"),
+               ("paper BBR at ratio 10: 0.59", [10], [0.59], "bbr"),
+               ("paper DA-BBR at ratio 10: ~0.92", [10], [0.92], "da_bbr")]
+
+
+# Figs. 4 and 8 of the paper, as its text gives them: (x, value) per algorithm and buffer.
+PAPER_FIG4 = {("bbr_a", 1): [(0, 0.956)], ("bbr_a", 5): [(0, 0.962), (6, 0.90)]}
+
+
+PAPER_FIG8 = {("bbr", 0.1): [(1, 0.028), (100, 0.149)], ("bbq", 0.1): [(1, 0.0152), (100, 0.0601)],
+              ("da_bbr", 0.1): [(1, 0.0126), (100, 0.0486)], ("bbr_a", 0.1): [(1, 0.0131), (100, 0.0424)],
+              ("bbr", 1): [(100, 0.0463)], ("bbq", 1): [(100, 0.0395)], ("da_bbr", 1): [(100, 0.0352)],
+              ("bbr_a", 1): [(100, 0.0342)]}
+
+
+# Fig. 5 of the paper (NS-3), as its text gives it: 10 ms flow vs 50 ms flow.
+PAPER_FIG5 = {("bbr", "b0.5"): "10 ms flow ~39.7 Mbit/s, 50 ms flow 1.4x",
+              ("bbr", "b5"): "10 ms flow ~13.8 Mbit/s, 50 ms flow 5.9x",
+              ("bbr_a", "b0.5"): "45.3 vs 50.3 Mbit/s", ("bbr_a", "b5"): "50 ms flow 1.3x",
+              ("bbq", "b0.5"): "10 ms flow 42.3 Mbit/s, 50 ms flow 1.3x",
+              ("bbq", "b5"): "50 ms flow 1.6x", ("da_bbr", "b0.5"): "50 ms flow ~1.3x",
+              ("da_bbr", "b5"): "50 ms flow ~1.3x"}
