@@ -94,8 +94,8 @@ def summary_command(a, ap):
     runs = find_runs(a.dirs[0])
     if not runs:
         raise AnalysisError(f"{a.dirs[0]}: no run directories (params.env) found")
-    summary = summarize(runs, a.warmup, a.cooldown)
     path = a.summary or os.path.join(a.dirs[0], "summary.json")
+    summary = summarize(runs, a.warmup, a.cooldown, base=os.path.dirname(os.path.abspath(path)))
     with open(path, "w") as f:
         json.dump(summary, f, indent=1)
     if not a.quiet:

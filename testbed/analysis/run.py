@@ -278,7 +278,7 @@ def run_summary(run, queue, snmp):
     per_cc, per_class = cc_shares(fsum)
     return {
         "cc": cc_label(ccs),
-        "dir": os.path.abspath(run["dir"]),
+        "dir": run["dir"],  # as given; the files' writers make it relative to themselves
         "jain": jain(fl["throughput_mbps"] for fl in flows),
         "utilization": utilization(total_w, rate, w1 - w0),
         "retrans_rate": sum(fl["segs_retrans"] for fl in flows) / segs if segs else 0.0,
@@ -315,14 +315,15 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
 
 def write_run_files(d, res, tables):
     """The derived files of one run directory: throughput.csv, ss.csv, queue.csv,
-    trace.csv (when there are trace rows) and run_summary.json."""
+    trace.csv (when there are trace rows) and run_summary.json (whose dir is ".": the
+    directory it is in)."""
     save_csv(os.path.join(d, "throughput.csv"), THROUGHPUT_COLS, tables["throughput"])
     save_csv(os.path.join(d, "ss.csv"), SS_COLS, tables["ss"])
     save_csv(os.path.join(d, "queue.csv"), QUEUE_COLS, tables["queue"])
     if tables["trace"]:
         save_csv(os.path.join(d, "trace.csv"), TRACE_COLS, sorted(tables["trace"]))
     with open(os.path.join(d, "run_summary.json"), "w") as f:
-        json.dump(res, f, indent=1)
+        json.dump({**res, "dir": "."}, f, indent=1)
 
 
 def analyze_run(d, warmup=None, end=None, write_csv=True, cooldown=None):

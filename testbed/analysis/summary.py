@@ -1,5 +1,6 @@
 """summary.json of an rtt_fairness.sh results directory (all its runs, per-cc aggregates,
 the definitions), its shape check and its table."""
+import os
 import sys
 
 from .common import fmt
@@ -40,8 +41,19 @@ def run_order(result):
         return 0, 0
 
 
-def summarize(runs, warmup=None, cooldown=None):
+def run_dir(summary_path, result):
+    """The run directory of a result of the summary.json at summary_path: its dir is relative
+    to that file's directory (absolute in summaries written before 0.5.0's analysis)."""
+    return os.path.normpath(os.path.join(os.path.dirname(summary_path), result["dir"]))
+
+
+def summarize(runs, warmup=None, cooldown=None, base=None):
+    """summary.json's dict of the run directories runs; with base, each result's dir is
+    relative to it (the directory summary.json goes to), so results and runs can move
+    together."""
     results = [analyze_run(d, warmup, cooldown=cooldown) for d in runs]
+    for r in results if base is not None else ():
+        r["dir"] = os.path.relpath(r["dir"], base)
     results.sort(key=run_order)  # stable: directory order among equals
     count = {}
     for r in results:

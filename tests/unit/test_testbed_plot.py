@@ -239,3 +239,21 @@ def test_table_joins_screens_and_keeps_only_named_configs(tmp_path):
     p = subprocess.run([PY, str(PLOT), "--table", "jain", "--only", "nope", str(a)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "no configuration nope" in p.stderr, p.stderr
+
+
+def test_summary_paths_are_relative_so_results_can_move(tmp_path):
+    """summary.json names each run by its path from the summary's directory (run_summary.json
+    by "."), not the machine's absolute path: a results directory copied elsewhere (a
+    committed job, another clone) still finds its runs."""
+    out = tmp_path / "out"
+    shutil.copytree(FIX / "run_bbr_a_loss1", out / "bbr_a" / "run1")
+    p = subprocess.run([PY, str(ANALYZE), str(out), "--quiet"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["dir"] for r in summary["results"]] == ["bbr_a/run1"]
+    assert json.loads((out / "bbr_a/run1/run_summary.json").read_text())["dir"] == "."
+    moved = tmp_path / "elsewhere" / "out"
+    shutil.move(str(out), str(moved))
+    p = subprocess.run([PY, str(PLOT), "--compare", str(moved)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert png_size(moved / "comparison.png")[0] >= 800

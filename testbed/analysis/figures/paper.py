@@ -12,6 +12,7 @@ import matplotlib.ticker
 from ..common import AnalysisError, num, read_csv, save_csv
 from ..paper_values import PAPER_BUFFER, PAPER_FIG4, PAPER_FIG5, PAPER_FIG8, PAPER_RATIO
 from ..stats import mean_ci95
+from ..summary import run_dir
 from . import plt
 from .runs import CC_COLORS, draw_flows, legend_below, save_png
 
@@ -136,10 +137,10 @@ def fig5_panel(ax, screen_dir, cfg, scen):
     """One algorithm's panel: seed 1's flows over time; the title gives the 50 ms / 10 ms
     throughput ratio over the measured interval, mean of all seeds, and the paper's."""
     runs = []
-    for seed_dir in sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json"))):
-        with open(seed_dir) as f:
+    for path in sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json"))):
+        with open(path) as f:
             r = json.load(f)["results"][0]
-        runs.append((os.path.dirname(seed_dir), r))
+        runs.append((path, {**r, "dir": run_dir(path, r)}))
     if not runs:
         ax.set_title(f"{cfg}: no runs", fontsize=9)
         return

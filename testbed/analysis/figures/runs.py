@@ -7,7 +7,7 @@ import matplotlib.ticker
 
 from ..common import PAYLOAD_CEILING, AnalysisError, fmt, num, read_csv
 from ..run import QUEUE_COLS, SS_COLS, THROUGHPUT_COLS, run_analysis
-from ..summary import share_text
+from ..summary import run_dir, share_text
 from . import plt
 
 
@@ -232,7 +232,8 @@ def compare(out_dir, outdir=None):
     path = os.path.join(out_dir, "summary.json")
     try:
         with open(path) as f:
-            results = [r for r in json.load(f)["results"] if r["run"] == 1]
+            results = [{**r, "dir": run_dir(path, r)} for r in json.load(f)["results"]
+                       if r["run"] == 1]
     except (OSError, ValueError, KeyError) as e:
         raise AnalysisError(f"{path}: cannot read a summary ({e})")
     fig, axes = plt.subplots(len(results) + 1, 1, figsize=(10, 2.4 * len(results) + 3),
