@@ -16,7 +16,13 @@ group g of flows.txt, one TCP connection each), ss_s<k>.txt, tc.txt, ...
         configuration and scenario the mean and 95 % confidence interval (Student t) of
         Jain's index, utilisation, retransmission rate and queueing delay, and for a
         configuration with a cc per RTT class (A+B) each part's share and the harm it does
-        to the incumbent B (screen_harm); OUT.csv gets them, OUT_runs.csv one row per run.
+        to the incumbent B (screen_harm); OUT.csv gets them, OUT_runs.csv one row per run
+        (with its provenance and problems); runs that are not results are left out of
+        OUT.csv's statistics and counted ("excluded").
+    analyze.py --check DIR
+        Whether each run of DIR/summary.json is a result (analysis/checks.py: clients that
+        finished, flows that lasted the run, a delivery the path explains, no TCP memory
+        pressure): exit 0, or 1 naming the problems (screen.sh runs such a job once more).
     analyze.py --trace-bins OUT.csv RUN_DIR [--bin-s S]; analyze.py --cost CSV
         A run's gain trace in time bins; scripts/bench_cost.sh's CPU per byte.
 

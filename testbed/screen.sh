@@ -56,6 +56,10 @@ the kernel: scripts/uml.sh id on UML) that matches this call; a key from before 
 the kernel matches when the rest does and summary.json's kernel is this one's release.
 Anything else there (other options, another tcp_bbr_a.c, tcpflow.py or kernel, a job
 stopped before its end) is stale: moved to seed<N>.stale and run again.
+A finished run that is not a result (testbed/analyze.py --check: a traffic client that
+failed or stopped early, a flow that did not last the run, a delivery far below the link
+that no loss explains, TCP memory pressure) runs once more, except on UML (it would repeat
+byte for byte); if it is still not one, it is kept and named, and the tables leave it out.
 EOF
 }
 # The progress lines of parallel jobs carry the time of day.
@@ -97,17 +101,33 @@ old_key_holds() {
 }
 # run_job KEY ARGS...: the one place a job runs, here or as a Slurm array task:
 # rtt_fairness.sh ARGS into OUT/KEY (its output in OUT/KEY.log), then job.key, written last:
-# a job is done only with it. The run stays where it ran, so the paths its summary.json
-# records stay true.
+# a job is done only with it. A run that is not a result (analyze.py --check: a client that
+# failed, flows that did not last the run, a delivery nothing on the path explains, TCP
+# memory pressure) runs once more (its first log kept as KEY.log.1), but not on UML, whose
+# runs repeat byte for byte; still not a result, it is kept with its key, so the screen does
+# not run it again, and the analysis leaves it out of the tables and names it.
 run_job() {
-	local key=$1 dir=$OUT/$1
+	local key=$1 dir=$OUT/$1 try why
 	shift
-	rm -rf "$dir"
-	mkdir -p "$(dirname "$dir")"
-	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1 &&
-		key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key" && return
-	log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
-	return 1
+	for try in 1 2; do
+		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
+		if ! "$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1; then
+			log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
+			return 1
+		fi
+		why=$(/usr/bin/python3 "$REPO/testbed/analyze.py" --check "$dir" 2>&1) && break
+		why=${why//$'\n'/; }
+		if ((try == 1)) && [[ " $* " != *" --backend uml "* ]]; then
+			log "$key: not a result, runs once more: $why"
+			mv "$dir.log" "$dir.log.1"
+			continue
+		fi
+		((try == 2)) || why="$why (not run again: a UML run repeats byte for byte)"
+		log "$key: NOT A RESULT, kept and left out of the tables: $why"
+		break
+	done
+	key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key"
 }
 
 if [[ ${1:-} == --run-job ]]; then

@@ -6,6 +6,8 @@ numbers in the docs. One module per job, each read in one sitting:
     parse     a run's raw outputs: params.env, the traffic's JSON, ss, tc, snmp, netstat, trace
     trace     the gain trace per flow: trace.csv, shares of gain reasons, time bins
     run       per-run metrics: one run directory -> run_summary.json and its CSV time series
+    checks    whether a run is a result: clients that finished, flows that lasted, delivery
+    provenance  every option that shaped a run, the kernel, the module, the job key
     summary   summary.json of a results directory; its table; paths relative to it
     screen    a screen.sh tree: screen_runs.csv (per run, with provenance), screen.csv
     mixed     a cc per RTT class: shares, and the harm done to the incumbent
@@ -18,11 +20,13 @@ numbers in the docs. One module per job, each read in one sitting:
 testbed/analyze.py and plots/plot.py are the command lines' entry points. Importing this
 package gives the analysis API (not the figures, which need matplotlib): `import analysis`.
 """
+from .checks import *  # noqa: F401,F403
 from .cli import cli_errors, command, main, parser  # noqa: F401
 from .common import *  # noqa: F401,F403
 from .cost import *  # noqa: F401,F403
 from .mixed import *  # noqa: F401,F403
 from .parse import *  # noqa: F401,F403
+from .provenance import *  # noqa: F401,F403
 from .run import *  # noqa: F401,F403
 from .screen import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from .checks import problems
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
 from .cost import cost_summary
 from .run import find_runs
@@ -45,6 +46,8 @@ def parser():
     ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
                     "per flow (PROBE_BW events), to CSV")
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
+    ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
+                    "a result: exit 1 naming the problems of those that are not")
     ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
                     "CPU s per GB sent of each cc, and A/B per pair")
     return ap
@@ -56,19 +59,42 @@ def screen_command(a):
     if not rows:
         raise AnalysisError(f"{a.screen}: no finished screen jobs "
                             "(<config>/<scenario>/seed<N>/summary.json)")
-    # a job's key names its sources, not the kernel it ran on: a screen resumed after the
-    # kernel moved (a new linux-source-6.1) mixes kernels, which its reader must be told
+    # job keys name the kernel only since 2026-11-25: a screen resumed after the kernel
+    # moved (a new linux-source-6.1) could mix kernels, which its reader must be told
     kernels = collections.Counter(r[SCREEN_RUN_COLS.index("kernel")] for r in rows)
     if len(kernels) > 1:
         print(f"analyze.py: warning: {a.screen}: its runs were made on {len(kernels)} kernels ("
               + ", ".join(f"{k}: {n}" for k, n in sorted(kernels.items(), key=str))
               + "); the statistics mix them", file=sys.stderr)
+    bad = [r for r in rows if r[SCREEN_RUN_COLS.index("problems")]]
+    for r in bad:
+        print(f"analyze.py: warning: {r[0]}/{r[1]}/seed{r[2]} is not a result, left out of the "
+              f"table: {r[SCREEN_RUN_COLS.index('problems')]}", file=sys.stderr)
     table = screen_table(rows)
     if a.screen_csv:
         save_csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
         save_csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
     (print_screen_markdown if a.markdown else print_screen)(table)
     return 0
+
+
+def check_command(a):
+    """analyze.py --check DIR: whether each run of DIR/summary.json is a result (checks.py);
+    prints the problems of those that are not, exit status 1 if there is one."""
+    path = os.path.join(a.check, "summary.json")
+    try:
+        with open(path) as f:
+            results = json.load(f)["results"]
+    except (OSError, ValueError, KeyError) as e:
+        raise AnalysisError(f"{path}: cannot read a summary ({e})")
+    bad = 0
+    for r in results:
+        why = problems(r)
+        if why:
+            bad += 1
+            print(f"{r.get('cc')} run {r.get('run', '?')} ({r.get('dir')}): not a result: "
+                  + "; ".join(why))
+    return 1 if bad else 0
 
 
 def cost_command(a):
@@ -108,6 +134,8 @@ def command(a, ap):
     """The work of one analyze.py command line (parsed: a); returns the exit status."""
     if a.screen:
         return screen_command(a)
+    if a.check:
+        return check_command(a)
     if a.trace_bins:
         return trace_bins_command(a)
     if a.cost:

@@ -254,6 +254,17 @@ def parse_tc_file(path):
     return out
 
 
+def parse_netstat(path):
+    """{'TCPMemoryPressures': n, ...}: the TcpExt counters of a /proc/net/netstat copy, or
+    None."""
+    try:
+        with open(path) as f:
+            rows = [ln.split() for ln in f if ln.startswith("TcpExt:")]
+        return {k: int(v) for k, v in zip(rows[0][1:], rows[1][1:])}
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def parse_snmp_tcp(path):
     """{'OutSegs': n, 'RetransSegs': n, ...} from a /proc/net/snmp copy, or None."""
     try:

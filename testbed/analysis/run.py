@@ -6,8 +6,11 @@ import math
 import os
 
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
-from .parse import (iperf3_stream, load_iperf3, parse_snmp_tcp, parse_ss_file, parse_ss_info,
-                    parse_tc_file, parse_trace_file, read_env, read_flow_starts, read_flows)
+from .checks import problems
+from .parse import (iperf3_stream, load_iperf3, parse_netstat, parse_snmp_tcp, parse_ss_file,
+                    parse_ss_info, parse_tc_file, parse_trace_file, read_env, read_flow_starts,
+                    read_flows)
+from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
 
@@ -88,6 +91,9 @@ def flow_throughput(run, fl, st):
     fl["bytes_window"] = bytes_in_window(st["intervals"], off, w0, w1)
     fl["throughput_mbps"] = fl["bytes_window"] * 8 / (w1 - w0) / 1e6
     fl["throughput_source"] = st["source"]
+    ivs = [(a, b) for a, b, _ in st["intervals"] if b > a]
+    # what the receiver counted, from its first interval's start to its last one's end
+    fl["span_s"] = [round(off + ivs[0][0], 3), round(off + ivs[-1][1], 3)] if ivs else None
     fl["retransmits"] = st["retransmits"]
     fl["bytes_sent"] = st["bytes_sent"]
     fl["bytes_received"] = st["bytes_received"]
@@ -218,6 +224,22 @@ def snmp_metrics(d, flows):
     return snmp
 
 
+def netstat_metrics(d):
+    """The end hosts' TcpExt counters that say TCP ran short of memory, from the
+    /proc/net/netstat copies taken at the end of the run (each namespace's start at 0):
+    {namespace: {counter: n}} and their TCPMemoryPressures summed (None without copies)."""
+    keep = ("TCPMemoryPressures", "TCPMemoryPressuresChrono", "PruneCalled", "RcvPruned",
+            "OfoPruned", "TCPRcvQDrop", "TCPAbortOnMemory")
+    per = {}
+    for path in sorted(glob.glob(os.path.join(d, "netstat_*_end.txt"))):
+        c = parse_netstat(path)
+        if c is not None:
+            per[os.path.basename(path)[len("netstat_"):-len("_end.txt")]] = {
+                k: c[k] for k in keep if k in c}
+    pressures = (sum(v.get("TCPMemoryPressures", 0) for v in per.values()) if per else None)
+    return {"netstat": per, "tcp_memory_pressures": pressures}
+
+
 def flow_summary(fl, w0, w1):
     """One flow's entry of run_summary.json "flows"."""
     return {
@@ -231,6 +253,7 @@ def flow_summary(fl, w0, w1):
         "throughput_acked_mbps": (None if fl["bytes_acked_window"] is None else
                                   round(fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6, 4)),
         "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
+        "span_s": fl["span_s"],
         **({"trace": fl["trace"]} if fl["trace"] else {}),
     }
 
@@ -262,9 +285,11 @@ def cc_shares(flows):
     return per_cc, list(per_class.values())
 
 
-def run_summary(run, queue, snmp):
+def run_summary(run, queue, snmp, netstat=None):
     """run_summary.json of one run from its flows' metrics (flow_metrics), its queue
-    metrics (queue_metrics) and its snmp counters (snmp_metrics)."""
+    metrics (queue_metrics), its snmp and netstat counters (snmp_metrics, netstat_metrics);
+    with its provenance (every option that shaped it) and its problems (checks.problems: a
+    run with any is not a result)."""
     env, flows, rate, penv = run["env"], run["flows"], run["rate"], run["penv"]
     w0, w1 = run["w0"], run["w1"]
     total_w = sum(fl["bytes_window"] for fl in flows)
@@ -276,7 +301,7 @@ def run_summary(run, queue, snmp):
         ccs = ccs[:1] if len(set(ccs)) == 1 else ccs
     fsum = [flow_summary(fl, w0, w1) for fl in flows]
     per_cc, per_class = cc_shares(fsum)
-    return {
+    res = {
         "cc": cc_label(ccs),
         "dir": run["dir"],  # as given; the files' writers make it relative to themselves
         "jain": jain(fl["throughput_mbps"] for fl in flows),
@@ -292,6 +317,7 @@ def run_summary(run, queue, snmp):
         "queue_delay_ms": queue["queue_delay_ms"],
         "bottleneck_drops": queue["bottleneck_drops"],
         "snmp": snmp,
+        **(netstat or {"netstat": {}, "tcp_memory_pressures": None}),
         "flows": fsum,
         "per_cc": per_cc,
         "per_class": per_class,
@@ -299,6 +325,9 @@ def run_summary(run, queue, snmp):
         "kernel": env.get("kernel"),
         "module_version": env.get("module_version"),
     }
+    res["provenance"] = run_provenance(res)
+    res["problems"] = problems(res)
+    return res
 
 
 def run_analysis(d, warmup=None, end=None, cooldown=None):
@@ -310,7 +339,7 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
     for fl in run["flows"]:
         flow_metrics(run, fl, inputs, tables)
     tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
-    return run_summary(run, queue, snmp_metrics(d, run["flows"])), tables
+    return run_summary(run, queue, snmp_metrics(d, run["flows"]), netstat_metrics(d)), tables
 
 
 def write_run_files(d, res, tables):
