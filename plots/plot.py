@@ -24,8 +24,10 @@
         flows) from a testbed/reproduce.sh screen.csv, one panel per buffer, with 95 % CIs
         and the paper's values.
     plot.py --table METRIC CSV [CSV...] [--join] [--only CONFIGS] [--common]
-        A markdown table of a screen.csv (analyze.py --screen-csv): a row per scenario, a
-        column per configuration, the metric's mean +- 95 % CI half-width (docs' tables).
+        A markdown table of a screen (screen.csv, screen_runs.csv or a screen.sh tree): a
+        row per scenario, a column per configuration, the metric's mean +- 95 % CI
+        half-width computed from the per-run values (screen_runs.csv beside a screen.csv)
+        and rounded once, runs that are not results left out and counted.
         --join: one table of all the files (e.g. one configuration's scenarios from several
         figures beside another screen's); --only: just these configurations; --common:
         just the scenarios every configuration has.
@@ -36,7 +38,12 @@
         and 95 % CI over the seeds of each flow's throughput, their ratio, Jain's index and
         the utilisation, with the paper's numbers.
 
-The code is testbed/analysis/figures/ (and analysis/tables.py).
+    plot.py --docs [--check] [FILE.md...]
+        Rewrite the generated tables of README.md and docs/*.md (between <!-- table:NAME -->
+        and <!-- /table -->; testbed/analysis/docs_blocks.py says what each renders, from
+        committed data); --check writes nothing and exits 1 naming the blocks that differ.
+
+The code is testbed/analysis/figures/ (and analysis/tables.py, analysis/docs.py).
 """
 import os
 import sys
