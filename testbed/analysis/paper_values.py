@@ -32,3 +32,15 @@ PAPER_FIG5 = {("bbr", "b0.5"): "10 ms flow ~39.7 Mbit/s, 50 ms flow 1.4x",
               ("bbq", "b0.5"): "10 ms flow 42.3 Mbit/s, 50 ms flow 1.3x",
               ("bbq", "b5"): "50 ms flow 1.6x", ("da_bbr", "b0.5"): "50 ms flow ~1.3x",
               ("da_bbr", "b5"): "50 ms flow ~1.3x"}
+
+# The same as the docs' tables say them, per algorithm (testbed/analysis/docs_blocks.py).
+PAPER_FIG6_TEXT = {"bbr": "~0.63 above 6 BDP", "bbq": ">= 0.91", "da_bbr": ">= ~0.95",
+                   "bbr_a": ">= 0.96"}
+PAPER_FIG7_TEXT = {"bbr": "0.59", "da_bbr": "~0.92", "bbr_a": "~0.95"}
+PAPER_FIG4_TEXT = {"bbr": "all > 0.94 at 0 %",
+                   "bbr_a": "0.956 (1 BDP), 0.962 (5 BDP) at 0 %; >= 0.90 at 6 %"}
+# Fig. 8 in per cent, by scenario (n<flows>-b<bdp>): PAPER_FIG8's points, and the paper's
+# "about 1 %" with one flow in 1 BDP
+PAPER_FIG8_TEXT = {**{(f"n{n}-b{b:g}", cc): f"{100 * v:g}" for (cc, b), pts in PAPER_FIG8.items()
+                      for n, v in pts},
+                   **{("n1-b1", cc): "~1" for cc in ("bbr", "bbq", "da_bbr", "bbr_a")}}

@@ -1,7 +1,9 @@
 """plot.py's command line (plots/plot.py is its entry point; usage in its docstring)."""
 import argparse
 import os
+import sys
 
+from .. import docs
 from ..cli import cli_errors
 from ..common import AnalysisError
 from ..run import find_runs
@@ -12,8 +14,27 @@ from .runs import compare, sweep_plot, timeseries
 DESCRIPTION = "Plots of testbed results (matplotlib, Agg backend; PNG files)."
 
 
+def docs_command(a):
+    """plot.py --docs [--check] [FILE...]: the generated blocks of README.md and docs/*.md
+    (or of FILEs), rewritten, or with --check compared: exit 1 naming those that differ."""
+    differ = docs.update([os.path.abspath(p) for p in a.paths] or None, check=a.check)
+    for path, names in differ.items():
+        rel = os.path.relpath(path, docs.REPO)
+        print(f"{rel}: {'stale' if a.check else 'rewritten'}: {', '.join(names)}",
+              file=sys.stderr if a.check else sys.stdout)
+    if a.check and differ:
+        print("plot.py: the blocks above differ from their data: plots/plot.py --docs "
+              "rewrites them (a number in a block is generated, not typed)", file=sys.stderr)
+        return 1
+    return 0
+
+
 def command(a):
     """The work of one plot.py command line (parsed: a): draws, prints the PNGs' paths."""
+    if a.docs:
+        return docs_command(a)
+    if not a.paths:
+        raise AnalysisError("give a DIR or CSV (or --docs)")
     if a.outdir:
         os.makedirs(a.outdir, exist_ok=True)
     if a.sweep:
@@ -48,7 +69,7 @@ def command(a):
 def main(argv=None):
     """plot.py's command line (see the module's docstring); returns the exit status."""
     ap = argparse.ArgumentParser(description=DESCRIPTION)
-    ap.add_argument("paths", nargs="+", metavar="DIR|CSV")
+    ap.add_argument("paths", nargs="*", metavar="DIR|CSV")
     ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
     ap.add_argument("--screen", action="store_true", help="the paths are screen.csv files")
     ap.add_argument("--compare", action="store_true",
@@ -66,5 +87,10 @@ def main(argv=None):
                     help="with --table: only these configurations (comma separated)")
     ap.add_argument("--common", action="store_true",
                     help="with --table: only the scenarios every configuration has")
+    ap.add_argument("--docs", action="store_true",
+                    help="rewrite the generated tables of README.md and docs/*.md (or of the "
+                         "Markdown files given) from the committed data they name")
+    ap.add_argument("--check", action="store_true",
+                    help="with --docs: write nothing; exit 1 naming the blocks that differ")
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return cli_errors("plot.py", command, ap.parse_args(argv))
