@@ -79,7 +79,7 @@ BLOCKS = {
                               "CI half-width over the seeds"),
     "fig7-jain": grid(f"{R}/fig7/screen_runs.csv", "jain", TABLE_CCS, FIG7,
                       label=lambda s: f"{int(s[1:]) / 10:g}", header="RTT ratio",
-                      extra=[paper_row("paper, ratio 10", PAPER_FIG7_TEXT)]),
+                      extra=[paper_row("paper (NS-3)", PAPER_FIG7_TEXT)]),
     "fig4-utilization": grid(f"{R}/fig4/screen_runs.csv", "utilization", TABLE_CCS, FIG4,
                              extra=[paper_row("paper (NS-3)", PAPER_FIG4_TEXT)]),
     "fig4-jain": grid(f"{R}/fig4/screen_runs.csv", "jain", TABLE_CCS, FIG4),

@@ -43,30 +43,52 @@ def draw_screen_axis(ax, pts, axis, paper, cc_of):
             ax.errorbar([x[0] for x in xs], [x[1] for x in xs], yerr=[x[2] for x in xs],
                         marker="o", ms=4, capsize=3, color=CC_COLORS.get(cc_of[config]),
                         label=config)
-    for label, xs, ys, cc in paper:
+    for label, xs, ys, cc in paper:  # a line where the paper gives a range, else a point
         ax.plot(xs, ys, ls="--" if len(xs) > 1 else "none", marker="" if len(xs) > 1 else "s",
-                mfc="none", color=CC_COLORS.get(cc), alpha=0.7, label=label)
+                ms=9, mew=1.5, mfc="none", color=CC_COLORS.get(cc), alpha=0.8, label=label,
+                zorder=5)
     ax.set_ylim(0.45, 1.02)
     ax.set_ylabel("Jain's index (mean, 95 % CI)")
     ax.grid(True, alpha=0.3, which="both")
     legend_below(ax)
 
 
+def grid_axes(pts):
+    """The axes of screen_grid that have a curve, at least two x values of a configuration:
+    Fig. 6's screen has on the ratio axis only its 5 BDP point, Fig. 7's on the buffer axis
+    only its 10 vs 50 ms point, and a panel of one point per curve shows nothing."""
+    return [a for a in ("buffer", "ratio")
+            if any(len({x for x, _, _ in p[a]}) > 1 for p in pts.values())]
+
+
+def grid_figure(pts, cc_of):
+    """The figure of screen_grid: one panel per axis with a curve (grid_axes), each with the
+    paper's values (PAPER_BUFFER, PAPER_RATIO); (figure, {axis: panel})."""
+    axes = grid_axes(pts)
+    fig, panels = plt.subplots(1, len(axes), figsize=(5.8 * len(axes) + 0.2, 4.6), squeeze=False)
+    out = dict(zip(axes, panels[0]))
+    if "buffer" in out:
+        ax = out["buffer"]
+        draw_screen_axis(ax, pts, "buffer", PAPER_BUFFER, cc_of)
+        ax.set_xscale("log")
+        ax.set_xlabel("buffer, BDP of the 50 ms path (10 ms vs 50 ms flow)")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    if "ratio" in out:
+        draw_screen_axis(out["ratio"], pts, "ratio", PAPER_RATIO, cc_of)
+        out["ratio"].set_xlabel("RTT ratio R / 10 (a 10 ms flow vs an R ms flow, 5 BDP)")
+    return fig, out
+
+
 def screen_grid(csv_path, outdir=None):
     """screen_grid.png from a screen.csv (analyze.py --screen-csv): Jain vs buffer
-    (10 vs 50 ms) and Jain vs RTT ratio (5 BDP); returns its path."""
+    (10 vs 50 ms) and Jain vs RTT ratio (5 BDP), each where the screen has a curve of it;
+    returns its path."""
     rows = read_csv(csv_path)
     pts = screen_points(rows)
-    if not pts:
-        raise AnalysisError(f"{csv_path}: no two-flow scenarios to draw")
-    cc_of = {r["config"]: r["cc"] for r in rows}
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    draw_screen_axis(a1, pts, "buffer", PAPER_BUFFER, cc_of)
-    a1.set_xscale("log")
-    a1.set_xlabel("buffer, BDP of the 50 ms path (10 ms vs 50 ms flow)")
-    a1.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-    draw_screen_axis(a2, pts, "ratio", PAPER_RATIO, cc_of)
-    a2.set_xlabel("RTT ratio R / 10 (a 10 ms flow vs an R ms flow, 5 BDP)")
+    if not grid_axes(pts):
+        raise AnalysisError(f"{csv_path}: no two-flow scenarios to draw (two buffers at "
+                            "10 vs 50 ms, or two RTT ratios at 5 BDP)")
+    fig, _ = grid_figure(pts, {r["config"]: r["cc"] for r in rows})
     return save_png(fig, csv_path, outdir, "screen_grid.png")
 
 

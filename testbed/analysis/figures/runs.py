@@ -145,7 +145,7 @@ def timeseries(run_dir, outdir=None):
 def legend_below(ax):
     """The legend under the axes, where it hides no data (these panels' curves span the
     whole plot area)."""
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
 
 
 SWEEPS = {
