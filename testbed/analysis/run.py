@@ -245,13 +245,13 @@ def flow_summary(fl, w0, w1):
     return {
         "index": fl["index"], "class": fl["class"], "cc": fl["cc"], "rtt_ms": fl["rtt_ms"],
         "base_rtt_ms": fl["base_rtt_ms"],
-        "throughput_mbps": round(fl["throughput_mbps"], 4),
-        "retransmits": fl["retransmits"], "retrans_rate": round(fl["retrans_rate"], 6),
+        "throughput_mbps": fl["throughput_mbps"],  # unrounded: the tables round, once
+        "retransmits": fl["retransmits"], "retrans_rate": fl["retrans_rate"],
         "segs_sent": fl["segs_sent"], "segs_retrans": fl["segs_retrans"],
         "bytes_in_interval": int(fl["bytes_window"]), "bytes_received": fl["bytes_received"],
         "rtt_queueing_ms": fl["rtt_queueing_ms"], "start_s": round(fl["offset_s"], 3),
         "throughput_acked_mbps": (None if fl["bytes_acked_window"] is None else
-                                  round(fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6, 4)),
+                                  fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6),
         "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
         "span_s": fl["span_s"],
         **({"trace": fl["trace"]} if fl["trace"] else {}),

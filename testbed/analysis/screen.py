@@ -70,7 +70,7 @@ def screen_runs(root):
                      p.get("module_params", ""), "/".join(p.get("rtts_ms", "").split()),
                      p.get("buffer_bdp", ""), r["jain"], r["utilization"],
                      r["retrans_rate"], r["queue_delay_ms"]["mean"],
-                     "/".join(f"{f['throughput_mbps']:.3f}" for f in r["flows"]),
+                     "/".join(repr(f["throughput_mbps"]) for f in r["flows"]),
                      _per_flow(r["flows"], lambda t: t["cwnd_limited_share"]),
                      _per_flow(r["flows"], lambda t: t["why_share"].get("probe", 0)),
                      _per_flow(r["flows"], lambda t: t["why_share"].get("hold", 0)),
@@ -79,7 +79,7 @@ def screen_runs(root):
                      _per_flow(r["flows"], lambda t: t.get("queue_ms_mean")),
                      r.get("kernel"), r.get("module_version"),
                      p.get("module_srcversion", ""), _shares(r),
-                     *(None if e[k] is None else round(e[k], 6) for k in HARM_METRICS),
+                     *(e[k] for k in HARM_METRICS),
                      "; ".join(e["problems"]),
                      *(e["provenance"][k] for k in PROVENANCE_COLS)])
     return rows
