@@ -15,6 +15,9 @@ usage() {
 	cat <<'EOF'
 usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers; print the kbuild dir
        scripts/uml.sh module    build tcp_bbr_a.ko against UML (cached by content); print its path
+       scripts/uml.sh id        print the kernel's identity, building nothing: the version of
+                                linux-source-6.1 and a hash of the patches and config
+                                (6.1.192-2-10c4e557b052; part of testbed/screen.sh's job keys)
        scripts/uml.sh run [--kernel uml] [--virtual-time] [--timeout SEC] [--out HOSTDIR]
                           [--seed N] [--mem MB] [--smp 1] [--ko FILE] [--file FILE]...
                           -- COMMAND [ARGS...]
@@ -201,6 +204,7 @@ case ${1-} in
 build) shift; kdir=$(build_kernel); build_helper "$UML_FILES/poweroff.c" uml-poweroff >/dev/null
 	echo "$kdir/tree" ;;
 module) shift; kdir=$(build_kernel); uml_module "$kdir" ;;
+id) shift; kdir=$(kernel_dir) && basename "$kdir" ;;
 run) shift; cmd_run "$@" ;;
 -h | --help | help) usage ;;
 *) usage >&2; exit 2 ;;

@@ -24,6 +24,8 @@ re-run does only what is missing), over the paper's grid (100 Mbit/s):
                    item A+B runs A's flows in the first RTT class and B's in the second
                    (rtt_fairness.sh --cc), at the scenarios with two classes only
   --seeds LIST     seeds (default 1,2,3,4,5)
+  --points LIST    only these points of the figures' grids, by scenario name (b50,b100):
+                   re-runs a few jobs without making the others of the screen stale
   --duration S     seconds per run (default 200, the paper's; docs/results/convergence-uml
                    shows 30 s runs do not give bbr's 200 s statistic)
   --out DIR        results (default docs/results/reproduce: .gitignore keeps each job's
@@ -45,12 +47,17 @@ scenarios() {
 	fig7) for x in 10 20 30 40 50 60 70 80 90 100; do out+=("r$x:10+$x:5"); done ;;
 	fig8) for b in 0.1 1; do for x in 1 2 5 10 20 50 100; do out+=("n$x-b$b:10:$b::$x"); done; done ;;
 	esac
+	if [[ -n $POINTS ]]; then # only the named points, in the grid's order
+		local keep=()
+		for x in "${out[@]}"; do [[ ,$POINTS, == *",${x%%:*},"* ]] && keep+=("$x"); done
+		out=("${keep[@]}")
+	fi
 	local IFS=,
 	echo "${out[*]}"
 }
 
 FIGS=() CCS=bbr,bbq,da_bbr,bbr_a,bbr_a_fair,cubic SEEDS=1,2,3,4,5 DUR=200 OUT=$REPO/docs/results/reproduce
-PASS=() DRY=0
+PASS=() DRY=0 POINTS=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -58,10 +65,10 @@ while [[ $# -gt 0 ]]; do
 	all) FIGS+=(fig4 fig5 fig6 fig7 fig8); shift ;;
 	--dry-run) DRY=1; shift ;;
 	--slurm) PASS+=(--slurm); shift ;;
-	--ccs | --seeds | --duration | --out | --backend | --jobs | --slurm-opts | --client)
+	--ccs | --seeds | --duration | --out | --backend | --jobs | --slurm-opts | --client | --points)
 		[[ $# -ge 2 ]] || bad "$1 needs a value"
 		case $1 in
-		--ccs) CCS=$2 ;; --seeds) SEEDS=$2 ;; --duration) DUR=$2 ;; --out) OUT=$2 ;;
+		--ccs) CCS=$2 ;; --seeds) SEEDS=$2 ;; --duration) DUR=$2 ;; --out) OUT=$2 ;; --points) POINTS=$2 ;;
 		*) PASS+=("$1" "$2") ;;
 		esac
 		shift 2 ;;
@@ -72,6 +79,11 @@ done
 [[ $CCS =~ ^[a-z0-9_]+([+,][a-z0-9_]+)*$ ]] ||
 	bad "--ccs: '$CCS' is not a comma separated list of names (or of '+' items: bbr_a_fair+cubic)"
 [[ $DUR =~ ^[1-9][0-9]*$ ]] || bad "--duration: '$DUR' is not a whole number of seconds"
+[[ -z $POINTS || $POINTS =~ ^[A-Za-z0-9.-]+(,[A-Za-z0-9.-]+)*$ ]] ||
+	bad "--points: '$POINTS' is not a comma separated list of scenario names"
+for f in "${FIGS[@]}"; do
+	[[ -n $(scenarios "$f") ]] || bad "--points: $f has none of $POINTS (its points: $(POINTS='' scenarios "$f" | sed -E 's/:[^,]*//g'))"
+done
 
 mkdir -p "$OUT" || die "cannot create $OUT"
 configs=$OUT/configs.txt

@@ -169,6 +169,7 @@ param flow_table "index class rtt_ms cc port start_s run_s group stream (file fl
 TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUFFER TB_LOSS=$LOSS
 tb_setup || die "topology setup failed"
 param ns_prefix "$TB_PREFIX"
+param sockbuf_bytes "$TB_SOCKBUF"
 log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %"
 
 k=1

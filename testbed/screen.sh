@@ -51,35 +51,83 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --run-job DIR K  run job line K of DIR/slurm/jobs.txt (what each Slurm array task runs)
 
 A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/ has summary.json and a job.key (the job's
-rtt_fairness.sh arguments and hashes of the module sources and of the testbed's guest side)
-that matches this call; anything else there (other options, another tcp_bbr_a.c or
-tcpflow.py, a job stopped before its end) is stale: moved to seed<N>.stale and run again.
+rtt_fairness.sh arguments, hashes of the module sources and of the testbed's guest side, and
+the kernel: scripts/uml.sh id on UML) that matches this call; a key from before keys named
+the kernel matches when the rest does and summary.json's kernel is this one's release.
+Anything else there (other options, another tcp_bbr_a.c, tcpflow.py or kernel, a job
+stopped before its end) is stale: moved to seed<N>.stale and run again.
+A finished run that is not a result (testbed/analyze.py --check: a traffic client that
+failed or stopped early, a flow that did not last the run, a delivery far below the link
+that no loss explains, TCP memory pressure) runs once more, except on UML (it would repeat
+byte for byte); if it is still not one, it is kept and named, and the tables leave it out.
 EOF
 }
 # The progress lines of parallel jobs carry the time of day.
 log() { printf '%s: %s %s\n' "$PROG" "$(date +%H:%M:%S)" "$*" >&2; }
 
-# hashes: MODHASH and TBHASH, what a job's result depends on besides its arguments.
+# kernel_id BACKEND: the kernel the jobs of BACKEND run on, as exactly as it is known without
+# building or booting anything: UML's build (linux-source-6.1's version and a hash of the
+# patches and config), the QEMU backend's newest 6.12 (rtt_fairness.sh's default), the host's
+# release; "unknown" where it cannot be told (no kernel sources yet).
+kernel_id() {
+	case $1 in
+	uml) "$REPO/scripts/uml.sh" id 2>/dev/null || echo unknown ;;
+	qemu) "$REPO/scripts/kernels.sh" resolve 6.12 2>/dev/null || echo qemu-6.12 ;;
+	host) uname -r ;;
+	*) echo "$1" ;;
+	esac
+}
+# hashes BACKEND: MODHASH, TBHASH and KERNELID, what a job's result depends on besides its
+# arguments.
 hashes() {
 	MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
 	TBHASH=$(testbed_source_hash "$REPO") || die "cannot hash the testbed sources"
+	KERNELID=$(kernel_id "$1")
 }
-# key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments and the hashes of the
-# module and testbed sources (what the result depends on).
-key_line() { printf '%s module=%s testbed=%s\n' "$*" "$MODHASH" "$TBHASH"; }
+# key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments, the hashes of the
+# module and testbed sources and the kernel (what the result depends on).
+key_line() { printf '%s module=%s testbed=%s kernel=%s\n' "$*" "$MODHASH" "$TBHASH" "$KERNELID"; }
+# old_key_holds DIR KEY: a job.key written before keys named the kernel (all up to 0.5.0's
+# committed results) is KEY without its kernel=, and still holds when the kernel its
+# summary.json records (uname -r in the guest: 6.1.192) is the one KERNELID names
+# (6.1.192-2-10c4e557b052: that release's build); the build's own patches it cannot tell.
+old_key_holds() {
+	local have k
+	have=$(<"$1/job.key")
+	[[ $have == "${2% kernel=*}" ]] || return 1
+	k=$(grep -m1 -o '"kernel": "[^"]*"' "$1/summary.json") || return 1
+	k=${k#*: \"} k=${k%\"}
+	[[ -n $k && ($KERNELID == "$k" || $KERNELID == "$k"-*) ]]
+}
 # run_job KEY ARGS...: the one place a job runs, here or as a Slurm array task:
 # rtt_fairness.sh ARGS into OUT/KEY (its output in OUT/KEY.log), then job.key, written last:
-# a job is done only with it. The run stays where it ran, so the paths its summary.json
-# records stay true.
+# a job is done only with it. A run that is not a result (analyze.py --check: a client that
+# failed, flows that did not last the run, a delivery nothing on the path explains, TCP
+# memory pressure) runs once more (its first log kept as KEY.log.1), but not on UML, whose
+# runs repeat byte for byte; still not a result, it is kept with its key, so the screen does
+# not run it again, and the analysis leaves it out of the tables and names it.
 run_job() {
-	local key=$1 dir=$OUT/$1
+	local key=$1 dir=$OUT/$1 try why
 	shift
-	rm -rf "$dir"
-	mkdir -p "$(dirname "$dir")"
-	"$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1 &&
-		key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key" && return
-	log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
-	return 1
+	for try in 1 2; do
+		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
+		if ! "$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1; then
+			log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
+			return 1
+		fi
+		why=$(/usr/bin/python3 "$REPO/testbed/analyze.py" --check "$dir" 2>&1) && break
+		why=${why//$'\n'/; }
+		if ((try == 1)) && [[ " $* " != *" --backend uml "* ]]; then
+			log "$key: not a result, runs once more: $why"
+			mv "$dir.log" "$dir.log.1"
+			continue
+		fi
+		((try == 2)) || why="$why (not run again: a UML run repeats byte for byte)"
+		log "$key: NOT A RESULT, kept and left out of the tables: $why"
+		break
+	done
+	key_line "$@" >"$dir/job.key.tmp" && mv "$dir/job.key.tmp" "$dir/job.key"
 }
 
 if [[ ${1:-} == --run-job ]]; then
@@ -87,7 +135,8 @@ if [[ ${1:-} == --run-job ]]; then
 	OUT=$2
 	line=$(sed -n "$3p" "$OUT/slurm/jobs.txt") || die "cannot read $OUT/slurm/jobs.txt"
 	[[ -n $line ]] || die "$OUT/slurm/jobs.txt has no line $3"
-	hashes
+	[[ $line =~ --backend\ ([a-z]+) ]] || die "$OUT/slurm/jobs.txt line $3 has no --backend"
+	hashes "${BASH_REMATCH[1]}"
 	read -r key args <<<"$line"
 	log "task $3: $key"
 	# shellcheck disable=SC2086
@@ -160,17 +209,20 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 # only when off: the job keys of runs with the trace (the default) stay what they were
 [[ $TRACE == on ]] || common+=(--trace "$TRACE")
 
-hashes
+hashes "$BACKEND"
 # job_key ARGS: the job.key of the job with these arguments (besides the common ones).
 job_key() { key_line "${common[@]}" "$@"; }
-# job_state KEY ARGS: done (a result with this job key), stale (a result without it: another
-# key, or none, as a job stopped before its end or made before job keys existed) or todo.
+# job_state KEY ARGS: done (a result with this job key, or with the same key from before keys
+# named the kernel, made on this kernel), stale (a result without it: another key, or none,
+# as a job stopped before its end or made before job keys existed) or todo.
 job_state() {
-	local d=$OUT/$1
+	local d=$OUT/$1 want
 	shift
+	want=$(job_key "$@")
 	if [[ ! -d $d ]]; then
 		echo todo
-	elif [[ -f $d/summary.json && -f $d/job.key && $(<"$d/job.key") == "$(job_key "$@")" ]]; then
+	elif [[ -f $d/summary.json && -f $d/job.key ]] &&
+		{ [[ $(<"$d/job.key") == "$want" ]] || old_key_holds "$d" "$want"; }; then
 		echo "done"
 	else
 		echo stale

@@ -21,12 +21,19 @@
 #   TB_RATE     bottleneck rate in Mbit/s
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
-#   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default 64 MiB)
+#   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
+#               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
 #   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
 # Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
 
 : "${TB_PREFIX:=bbra$$-}"
-: "${TB_SOCKBUF:=67108864}"
+: "${TB_SOCKBUF:=}"
+# What the hosts' TCP may hold, as a multiple of what the path holds (buffer + BDP): the
+# flows' in-flight data at skb truesize (about 1.6 x payload), their unsent write queues
+# (the send buffer autotunes to about 2 x cwnd) and, after losses, the receiver's
+# out-of-order queue. Cubic at 10 vs 50 ms in a 100 BDP buffer (63 MB with the BDP) held
+# 2.3 x that before its first loss and 4.4 x (279 MB) after it (UML, /proc/net/sockstat).
+TB_MEM_FACTOR=6
 : "${TB_NETEM_LIMIT:=100000}"
 TB_RCV_ADDR=10.0.0.2
 
@@ -71,12 +78,56 @@ tb_ifup() {
 	tb_ipn "$1" link set dev "$2" up
 }
 
+# tb_tcp_mem: TCP's global memory limit (net.ipv4.tcp_mem, pages: low, pressure, high) raised
+# to hold TB_MEM_FACTOR x TB_PATH_BYTES where the kernel's is lower; never lowered. The
+# kernel sizes it at boot from its RAM: a 1 GB guest enters memory pressure at 62 MB, and
+# under pressure every receiver clamps its window to 4 segments (tcp_adjust_rcv_ssthresh)
+# while the senders' full write queues keep the memory above the low mark: cubic in a 50 or
+# 100 BDP buffer fell to 4 packets per RTT for the rest of the run (docs/reproduction.md).
+# It is one setting for the whole machine, so tb_teardown puts the old value back.
+TB_TCP_MEM_OLD=
+TB_PROC=${TB_PROC:-/proc} # a stand-in in the unit tests
+tb_tcp_mem() {
+	_f=$TB_PROC/sys/net/ipv4/tcp_mem
+	# cat, not read: a sysctl file answers a read at an offset > 0 with end of file
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(cat "$_f") && [ $# = 3 ] || { tb_log "cannot read $_f"; return 1; }
+	_want=$((TB_MEM_FACTOR * TB_PATH_BYTES / 4096 + 1))
+	[ "$1" -lt "$_want" ] || return 0
+	_mem=0
+	while read -r _k _v _; do [ "$_k" = MemTotal: ] && _mem=$_v; done < "$TB_PROC/meminfo"
+	[ $((2 * _want * 4)) -lt "$_mem" ] ||
+		tb_log "warning: TCP may need up to $((2 * _want * 4 / 1024)) MB, the machine has $((_mem / 1024)) MB (guest: --mem)"
+	TB_TCP_MEM_OLD="$1 $2 $3"
+	echo "$_want $((_want * 4 / 3)) $((_want * 2))" > "$_f" ||
+		{ tb_log "cannot raise $_f to $_want pages"; TB_TCP_MEM_OLD=; return 1; }
+}
+
+# tb_sizes: TB_HAS_LOSS (1 with random loss), TB_PATH_BYTES (what the path holds: buffer +
+# rate x the longest RTT), TB_SOCKBUF unless given (64 MiB, or TB_MEM_FACTOR x the path when
+# that is more) and, for such a path, TCP's memory limit (tb_tcp_mem).
+tb_sizes() {
+	: "${TB_LOSS:=0}"
+	# one awk for both (each process a run starts draws from UML's seeded random stream):
+	# whether there is loss, and what the path holds, buffer + rate x the longest RTT, bytes
+	# shellcheck disable=SC2046 # two numbers, split on purpose
+	set -- $(awk -v l="$TB_LOSS" -v b="$TB_BUF" -v r="$TB_RATE" -v t="$TB_RTTS" 'BEGIN {
+		n = split(t, x, " "); m = 0
+		for (i = 1; i <= n; i++) if (x[i] + 0 > m) m = x[i] + 0
+		printf "%d %.0f\n", (l + 0 > 0) ? 1 : 0, b + r * 1e6 / 8 * m / 1e3 }')
+	TB_HAS_LOSS=$1 TB_PATH_BYTES=$2
+	# Only paths that hold more than a sixth of the 64 MiB default (> 16 BDP at 100 Mbit/s
+	# and 50 ms): tb_tcp_mem starts a process, and every run below keeps its random stream.
+	[ $((TB_MEM_FACTOR * TB_PATH_BYTES)) -gt 67108864 ] || { : "${TB_SOCKBUF:=67108864}"; return 0; }
+	: "${TB_SOCKBUF:=$((TB_MEM_FACTOR * TB_PATH_BYTES))}"
+	tb_tcp_mem
+}
+
 tb_setup() {
 	tb_find_tools || return 1
 	[ -n "$TB_RTTS" ] && [ -n "$TB_RATE" ] && [ -n "$TB_BUF" ] ||
 		{ tb_log "TB_RTTS, TB_RATE and TB_BUF must be set"; return 1; }
-	: "${TB_LOSS:=0}"
-	TB_HAS_LOSS=$(awk -v l="$TB_LOSS" 'BEGIN { print (l + 0 > 0) ? 1 : 0 }')
+	tb_sizes || return 1
 	TB_CLASSES=0
 	for _r in $TB_RTTS; do TB_CLASSES=$((TB_CLASSES + 1)); done
 	_all="r d"
@@ -129,6 +180,10 @@ tb_setup() {
 # Kill whatever still runs in our namespaces, then delete them. Safe to call repeatedly,
 # and when setup failed half-way.
 tb_teardown() {
+	if [ -n "$TB_TCP_MEM_OLD" ]; then
+		echo "$TB_TCP_MEM_OLD" > "$TB_PROC/sys/net/ipv4/tcp_mem" 2>/dev/null
+		TB_TCP_MEM_OLD=
+	fi
 	[ -n "${TB_IP:-}" ] || tb_find_tools 2>/dev/null || return 0
 	_nss=$("$TB_IP" netns list 2>/dev/null | awk -v p="$TB_PREFIX" 'index($1, p) == 1 { print $1 }')
 	[ -n "$_nss" ] || return 0

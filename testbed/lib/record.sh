@@ -100,12 +100,20 @@ stop_trace() {
 	echo > $TRACEFS/trace
 }
 
-# record_counters start|end: the senders' /proc/net/snmp and the softnet counters
+# record_counters start|end: the senders' /proc/net/snmp and the softnet counters; at the
+# end also every end host's /proc/net/netstat (TcpExt: memory pressure, pruned receive
+# queues; a new namespace's counters start at 0), read after the flows so that the runs'
+# random streams stay as they were
 record_counters() {
 	[ "$1" = end ] || cat /proc/net/softnet_stat > "$SCRATCH/softnet_start.txt" 2>/dev/null
 	k=1
 	while [ $k -le "$NCLASS" ]; do tb_exec "s$k" cat /proc/net/snmp > "$SCRATCH/snmp_s${k}_$1.txt"; k=$((k + 1)); done
-	[ "$1" = start ] || cat /proc/net/softnet_stat > "$SCRATCH/softnet_end.txt" 2>/dev/null
+	[ "$1" = start ] && return
+	cat /proc/net/softnet_stat > "$SCRATCH/softnet_end.txt" 2>/dev/null
+	param tcp_mem "$(tr "\t" " " < /proc/sys/net/ipv4/tcp_mem)" # the limit the run had (topology.sh)
+	for n in d $(k=1; while [ $k -le "$NCLASS" ]; do echo "s$k"; k=$((k + 1)); done); do
+		tb_exec "$n" cat /proc/net/netstat > "$SCRATCH/netstat_${n}_end.txt" 2>/dev/null
+	done
 }
 
 # record_final: the qdiscs' and links' counters, the counters, the end of the kernel log

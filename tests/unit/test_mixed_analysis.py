@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).resolve().parent / "fixtures"
 PY = "/usr/bin/python3"
 sys.path.insert(0, str(REPO / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 
 
 # ------------------------------------------------------------------------------ one run
@@ -99,8 +99,7 @@ def test_table_and_comparison_show_the_shares(tmp_path, monkeypatch):
     assert f"shares: bbr {100 * share:.1f} % (2 flows, " in line
     assert f"+ cubic {100 * (1 - share):.1f} % (2 flows, " in line
     pytest.importorskip("matplotlib")
-    sys.path.insert(0, str(REPO / "plots"))
-    import plot
+    from analysis import figures as plot
     import matplotlib.axes
     titles, labels = [], []
     real_title, real_plot = matplotlib.axes.Axes.set_title, matplotlib.axes.Axes.plot

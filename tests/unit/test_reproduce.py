@@ -54,3 +54,14 @@ def test_screen_rejects_a_scenario_with_too_many_fields(tmp_path):
                         str(tmp_path / "s"), "--scenarios", "x:10+50:1:0:1:9", "--dry-run"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "NAME:RTTS:BDP[:LOSS[:FLOWS_PER_RTT]]" in p.stderr
+
+
+def test_points_runs_only_the_named_points(tmp_path):
+    """--points b50,b100: the jobs of those points only (re-running a few without making the
+    figure's other jobs stale), in the grid's order; a point the figure lacks is an error."""
+    jobs = dry(tmp_path, "fig6", "--ccs", "cubic", "--seeds", "1,2", "--points", "b100,b50")
+    assert [j.split()[1] for j in jobs] == ["cubic/b50/seed1", "cubic/b50/seed2",
+                                           "cubic/b100/seed1", "cubic/b100/seed2"]
+    p = subprocess.run([str(RP), "fig6", "--points", "b7", "--out", str(tmp_path / "rp"),
+                        "--dry-run"], capture_output=True, text=True)
+    assert p.returncode == 2 and "fig6 has none of b7" in p.stderr and "b0.1,b0.2" in p.stderr

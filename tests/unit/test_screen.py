@@ -1,6 +1,7 @@
 """testbed/screen.sh (job list, resume) and analyze.py --screen (mean and 95 % CI)."""
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 
 SCREEN = REPO / "testbed" / "screen.sh"
 
@@ -32,6 +33,12 @@ def source_hashes(root=REPO):
                          capture_output=True, text=True, check=True).stdout.split()
     assert len(out) == 2 and all(len(h) == 12 for h in out), out
     return tuple(out)
+
+
+def kernel_id(root=REPO):
+    """The kernel= of a UML job's key: scripts/uml.sh id, or unknown without kernel sources."""
+    p = subprocess.run([str(root / "scripts" / "uml.sh"), "id"], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else "unknown"
 
 
 def fake_job(root, config, scen, seed, jain, cc="bbr_a"):
@@ -136,6 +143,39 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     assert states()["fair/b5/seed1"] == "stale"
 
 
+def test_job_keys_name_the_kernel(tmp_path):
+    """A new UML kernel build makes every job stale; a key from before keys named the kernel
+    holds only where summary.json's kernel is the release this build runs."""
+    kid = kernel_id()
+    if kid == "unknown":
+        pytest.skip("no linux-source-6.1 here: scripts/uml.sh id cannot name the kernel")
+    cfg = tmp_path / "configs.txt"
+    cfg.write_text("fair bbr_a_fair\n")
+    out = tmp_path / "out"
+    cmd = [str(SCREEN), "--configs", str(cfg), "--out", str(out), "--scenarios", "b5:10+50:5",
+           "--seeds", "1", "--dry-run"]
+    args = " ".join(subprocess.run(cmd, capture_output=True, text=True).stdout.split()[2:])
+    common = "--backend uml --duration 30 --rate 100 --flows-per-rtt 1 --sample-ms 0 --client auto"
+    mod, tb = source_hashes()
+    old = f"{common} {args} module={mod} testbed={tb}"
+    fake_job(out, "fair", "b5", 1, 0.9)  # its summary.json says kernel 6.1.192
+    key = out / "fair/b5/seed1/job.key"
+
+    def state():
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.split()[0]
+    key.write_text(f"{old} kernel={kid}\n")
+    assert state() == "done"
+    key.write_text(f"{old} kernel=6.1.199-1-000000000000\n")
+    assert state() == "stale"
+    key.write_text(old + "\n")
+    assert state() == ("done" if kid.startswith("6.1.192-") else "stale")
+    summary = out / "fair/b5/seed1/summary.json"
+    summary.write_text(summary.read_text().replace("6.1.192", "6.1.150"))
+    assert state() == "stale"  # an old key whose run was made on another kernel
+
+
 @pytest.mark.parametrize("args, msg", [
     ([], "--configs and --out are required"),
     (["--configs", "/nonexistent", "--out", "x"], "cannot read"),
@@ -155,6 +195,8 @@ def stub_tree(root, runner):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes((REPO / rel).read_bytes())
     (root / "testbed/screen.sh").chmod(0o755)
+    shutil.copytree(REPO / "testbed/analysis", root / "testbed/analysis",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
                 "testbed/sampler.c", "testbed/lib/flows.sh", "testbed/lib/module.sh",
                 "testbed/lib/options.sh", "testbed/lib/record.sh", "testbed/lib/traffic.sh"):

@@ -97,9 +97,9 @@ def screen(tree, tmp_path, out, *extra, fail_seed=None, path=None, sbatch_fail=F
 
 
 def source_hashes(root):
-    """module=... testbed=..., the end of each job.key."""
+    """module=... testbed=... kernel=..., the end of each job.key."""
     mod, tb = test_screen.source_hashes(root)
-    return f"module={mod} testbed={tb}"
+    return f"module={mod} testbed={tb} kernel={test_screen.kernel_id(root)}"
 
 
 KEYS = ["base/s/seed1", "base/s/seed2", "fair/s/seed1", "fair/s/seed2"]

@@ -12,7 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 import tcpflow  # noqa: E402
 
 FLOW = REPO / "testbed" / "tcpflow.py"

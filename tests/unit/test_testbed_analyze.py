@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).resolve().parent / "fixtures"
 ANALYZE = REPO / "testbed" / "analyze.py"
 sys.path.insert(0, str(REPO / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 

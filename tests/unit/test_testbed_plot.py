@@ -15,8 +15,8 @@ ANALYZE = REPO / "testbed" / "analyze.py"
 PY = "/usr/bin/python3"
 
 pytest.importorskip("matplotlib")
-sys.path.insert(0, str(REPO / "plots"))
-import plot  # noqa: E402
+sys.path.insert(0, str(REPO / "testbed"))
+from analysis import figures as plot  # noqa: E402
 
 
 def png_size(path):
@@ -144,7 +144,7 @@ def test_fig5_panels_from_a_screen(tmp_path):
     for x in pngs:
         w, h = png_size(Path(x))
         assert w >= 800 and h >= 300 and Path(x).stat().st_size > 20000
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         plot.fig5(str(tmp_path / "empty"))
 
 
@@ -194,7 +194,7 @@ def test_fig4_fig8_from_screen_csv(tmp_path, fig, scen, metric, want):
     png = Path(plot.fig_plot(str(path), fig, str(tmp_path)))
     w_, h_ = png_size(png)
     assert png.name == f"{fig}.png" and w_ >= 800 and h_ >= 300
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         other = "fig8" if fig == "fig4" else "fig4"
         plot.fig_plot(str(path), other, str(tmp_path))
 
@@ -214,7 +214,7 @@ def test_table_rows_in_grid_order_columns_in_cc_order(tmp_path):
     assert lines[2] == "| l0-b1 | 0.620 | - |"
     assert lines[3] == "| l6-b1 | 0.600 +- 0.050 (3 seeds) | 0.700 +- 0.010 |"
     assert lines[4] == "| l0-b5 | 0.612 +- 0.002 | - |"
-    with pytest.raises(plot.analyze.AnalysisError):
+    with pytest.raises(plot.AnalysisError):
         plot.table(str(path), "no_such_metric")
 
 
@@ -239,3 +239,65 @@ def test_table_joins_screens_and_keeps_only_named_configs(tmp_path):
     p = subprocess.run([PY, str(PLOT), "--table", "jain", "--only", "nope", str(a)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "no configuration nope" in p.stderr, p.stderr
+
+
+def test_summary_paths_are_relative_so_results_can_move(tmp_path):
+    """summary.json names each run by its path from the summary's directory (run_summary.json
+    by "."), not the machine's absolute path: a results directory copied elsewhere (a
+    committed job, another clone) still finds its runs."""
+    out = tmp_path / "out"
+    shutil.copytree(FIX / "run_bbr_a_loss1", out / "bbr_a" / "run1")
+    p = subprocess.run([PY, str(ANALYZE), str(out), "--quiet"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["dir"] for r in summary["results"]] == ["bbr_a/run1"]
+    assert json.loads((out / "bbr_a/run1/run_summary.json").read_text())["dir"] == "."
+    moved = tmp_path / "elsewhere" / "out"
+    shutil.move(str(out), str(moved))
+    p = subprocess.run([PY, str(PLOT), "--compare", str(moved)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert png_size(moved / "comparison.png")[0] >= 800
+
+
+def grid_rows(scenarios):
+    """screen.csv rows of bbr and bbr_a_fair at these (scenario, rtts, bdp)."""
+    return [{"config": cc, "cc": cc, "scenario": s, "rtts_ms": rtts, "buffer_bdp": bdp,
+             "jain": str(0.6 + i / 100), "jain_ci95": "0.01"}
+            for cc in ("bbr", "bbr_a_fair") for i, (s, rtts, bdp) in enumerate(scenarios)]
+
+
+def test_fig6_and_fig7_show_only_their_own_axis(tmp_path):
+    """Fig. 6's screen (buffers at 10 vs 50 ms) has one point on the ratio axis, its 5 BDP;
+    Fig. 7's (ratios at 5 BDP) one on the buffer axis: each is drawn as its one panel."""
+    fig6 = grid_rows([(f"b{x}", "10/50", str(x)) for x in (0.1, 1, 5, 100)])
+    fig7 = grid_rows([(f"r{x}", f"10/{x}", "5") for x in (10, 50, 100)])
+    both = grid_rows([("b1", "10/50", "1"), ("b5", "10/50", "5"), ("r100", "10/100", "5")])
+    for rows, axes in ((fig6, ["buffer"]), (fig7, ["ratio"]), (both, ["buffer", "ratio"])):
+        pts = plot.screen_points(rows)
+        assert plot.grid_axes(pts) == axes
+        fig, panels = plot.grid_figure(pts, {r["config"]: r["cc"] for r in rows})
+        assert list(panels) == axes and len(fig.axes) == len(axes)
+        plot.plt.close(fig)
+    rows = grid_rows([("b5", "10/50", "5")])  # nothing with two points on either axis
+    path = tmp_path / "screen.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(plot.AnalysisError, match="no two-flow scenarios"):
+        plot.screen_grid(str(path))
+
+
+def test_the_papers_values_are_drawn_as_it_states_them():
+    """BBR-A's ~0.95 holds over the whole ratio range: a line from ratio 1 to 10, not a point
+    at 10; BBR's 0.59 is a point at ratio 10; a bound over every buffer a line over all."""
+    pts = plot.screen_points(grid_rows([(f"r{x}", f"10/{x}", "5") for x in (10, 50, 100)]))
+    fig, panels = plot.grid_figure(pts, {"bbr": "bbr", "bbr_a_fair": "bbr_a_fair"})
+    lines = {ln.get_label(): ln for ln in panels["ratio"].get_lines()}
+    bbr_a = lines["paper BBR-A: ~0.95 over the whole ratio range"]
+    assert list(bbr_a.get_xdata()) == [1, 10] and bbr_a.get_linestyle() == "--"
+    bbr = lines["paper BBR at ratio 10: 0.59"]
+    assert list(bbr.get_xdata()) == [10] and bbr.get_marker() == "s"
+    plot.plt.close(fig)
+    assert ("paper BBR-A: >= 0.96 at every buffer", [0.1, 100], [0.96, 0.96], "bbr_a") \
+        in plot.PAPER_BUFFER

@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "testbed"))
-import analyze  # noqa: E402
+import analysis as analyze  # noqa: E402
 
 LINES = """@ 100.0
 # tracer: nop

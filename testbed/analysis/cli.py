@@ -1,0 +1,164 @@
+"""analyze.py's command line (testbed/analyze.py is its entry point; usage in its docstring)."""
+import argparse
+import collections
+import csv
+import json
+import os
+import sys
+
+from .checks import problems
+from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
+from .cost import cost_summary
+from .run import find_runs
+from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
+from .summary import print_table, summarize
+from .sweep import SWEEP_COLS, sweep_rows
+from .trace import TRACE_BIN_COLS, trace_bins
+
+DESCRIPTION = "Analysis of testbed runs (the only place where raw outputs become numbers)."
+
+
+def trace_bins_command(a):
+    """analyze.py --trace-bins CSV RUN_DIR: the run's gain trace in --bin-s bins."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--trace-bins needs one run directory (with trace.csv)")
+    with open(os.path.join(a.dirs[0], "trace.csv")) as f:
+        rows = trace_bins(list(csv.DictReader(f)), a.bin_s)
+    save_csv(a.trace_bins, TRACE_BIN_COLS, rows)
+    return 0
+
+
+def parser():
+    """The command line of analyze.py."""
+    ap = argparse.ArgumentParser(description=DESCRIPTION)
+    ap.add_argument("dirs", nargs="*", metavar="DIR")
+    ap.add_argument("--warmup", type=float, help="seconds excluded at the start "
+                    "(default: warmup_s of each run)")
+    ap.add_argument("--cooldown", type=float, help="seconds excluded at the end "
+                    f"(default: cooldown_s of each run, else {DEFAULT_COOLDOWN:g})")
+    ap.add_argument("--summary", help="summary.json path (default DIR/summary.json)")
+    ap.add_argument("--quiet", action="store_true", help="no table")
+    ap.add_argument("--sweep-csv", metavar="CSV", help="write one row per run to CSV")
+    ap.add_argument("--sweep", default="", help="sweep name for --sweep-csv rows")
+    ap.add_argument("--screen", metavar="DIR", help="summarise a testbed/screen.sh tree")
+    ap.add_argument("--screen-csv", metavar="CSV", help="with --screen: write the table here")
+    ap.add_argument("--markdown", action="store_true", help="with --screen: print Markdown")
+    ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
+                    "per flow (PROBE_BW events), to CSV")
+    ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
+    ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
+                    "a result: exit 1 naming the problems of those that are not")
+    ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
+                    "CPU s per GB sent of each cc, and A/B per pair")
+    return ap
+
+
+def screen_command(a):
+    """analyze.py --screen DIR: the screen table, printed and with --screen-csv written."""
+    rows = screen_runs(a.screen)
+    if not rows:
+        raise AnalysisError(f"{a.screen}: no finished screen jobs "
+                            "(<config>/<scenario>/seed<N>/summary.json)")
+    # job keys name the kernel only since 2026-11-25: a screen resumed after the kernel
+    # moved (a new linux-source-6.1) could mix kernels, which its reader must be told
+    kernels = collections.Counter(r[SCREEN_RUN_COLS.index("kernel")] for r in rows)
+    if len(kernels) > 1:
+        print(f"analyze.py: warning: {a.screen}: its runs were made on {len(kernels)} kernels ("
+              + ", ".join(f"{k}: {n}" for k, n in sorted(kernels.items(), key=str))
+              + "); the statistics mix them", file=sys.stderr)
+    bad = [r for r in rows if r[SCREEN_RUN_COLS.index("problems")]]
+    for r in bad:
+        print(f"analyze.py: warning: {r[0]}/{r[1]}/seed{r[2]} is not a result, left out of the "
+              f"table: {r[SCREEN_RUN_COLS.index('problems')]}", file=sys.stderr)
+    table = screen_table(rows)
+    if a.screen_csv:
+        save_csv(a.screen_csv, list(table[0]), [list(t.values()) for t in table])
+        save_csv(os.path.splitext(a.screen_csv)[0] + "_runs.csv", SCREEN_RUN_COLS, rows)
+    (print_screen_markdown if a.markdown else print_screen)(table)
+    return 0
+
+
+def check_command(a):
+    """analyze.py --check DIR: whether each run of DIR/summary.json is a result (checks.py);
+    prints the problems of those that are not, exit status 1 if there is one."""
+    path = os.path.join(a.check, "summary.json")
+    try:
+        with open(path) as f:
+            results = json.load(f)["results"]
+    except (OSError, ValueError, KeyError) as e:
+        raise AnalysisError(f"{path}: cannot read a summary ({e})")
+    bad = 0
+    for r in results:
+        why = problems(r)
+        if why:
+            bad += 1
+            print(f"{r.get('cc')} run {r.get('run', '?')} ({r.get('dir')}): not a result: "
+                  + "; ".join(why))
+    return 1 if bad else 0
+
+
+def cost_command(a):
+    """analyze.py --cost CSV: the summary of a scripts/bench_cost.sh CSV, as JSON."""
+    with open(a.cost) as f:
+        print(json.dumps(cost_summary(list(csv.DictReader(f))), indent=1))
+    return 0
+
+
+def sweep_command(a):
+    """analyze.py --sweep-csv CSV DIR...: one row per run."""
+    rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
+    if not rows:
+        raise AnalysisError(f"no runs (params.env) under {' '.join(a.dirs)}")
+    save_csv(a.sweep_csv, SWEEP_COLS, rows)
+    return 0
+
+
+def summary_command(a, ap):
+    """analyze.py DIR: the runs' files, summary.json and the table."""
+    if len(a.dirs) != 1:
+        ap.error("give one DIR (or use --sweep-csv)")
+    runs = find_runs(a.dirs[0])
+    if not runs:
+        raise AnalysisError(f"{a.dirs[0]}: no run directories (params.env) found")
+    path = a.summary or os.path.join(a.dirs[0], "summary.json")
+    summary = summarize(runs, a.warmup, a.cooldown, base=os.path.dirname(os.path.abspath(path)))
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1)
+    if not a.quiet:
+        print_table(summary)
+        print(f"summary: {path}")
+    return 0
+
+
+def command(a, ap):
+    """The work of one analyze.py command line (parsed: a); returns the exit status."""
+    if a.screen:
+        return screen_command(a)
+    if a.check:
+        return check_command(a)
+    if a.trace_bins:
+        return trace_bins_command(a)
+    if a.cost:
+        return cost_command(a)
+    if a.sweep_csv:
+        return sweep_command(a)
+    return summary_command(a, ap)
+
+
+def cli_errors(prog, fn, *args):
+    """fn(*args) as the body of a command: an AnalysisError or OSError becomes one line
+    'PROG: error: ...' on stderr (no traceback) and exit status 1."""
+    try:
+        return fn(*args)
+    except AnalysisError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{prog}: error: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+
+
+def main(argv=None):
+    """analyze.py's command line (see the module's docstring); returns the exit status."""
+    ap = parser()
+    return cli_errors("analyze.py", command, ap.parse_args(argv), ap)

@@ -1,0 +1,211 @@
+"""The numbers in README.md and docs/*.md are generated, not typed: each table sits between
+
+    <!-- table:NAME -->
+    ...
+    <!-- /table -->
+
+and BLOCKS (docs_blocks.py) says what NAME renders: which committed data (screen_runs.csv
+files or screen.sh trees under docs/results, never raw runs), which runs and which numbers.
+Below each table the block says where its numbers come from: the files, how many runs, the
+seeds, the kernel, the module's version and srcversion, the module and testbed sources of
+the jobs' keys, and the runs left out as not results. A block carries its own name, so it
+can move to another file unchanged.
+
+    plots/plot.py --docs            rewrite every block of README.md and docs/*.md
+    plots/plot.py --docs --check    change nothing; exit 1 naming the blocks that differ
+tests/unit/test_docs_blocks.py runs the check, so a hand-edited or stale number fails."""
+import glob
+import os
+import re
+
+from .common import AnalysisError
+from .tables import cell, load_runs, usual_count
+
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BEGIN = re.compile(r"^<!-- table:([A-Za-z0-9_.-]+) -->$")
+END = "<!-- /table -->"
+
+
+class Col:
+    """A column: a header and, per row, a cell: a metric of the row's runs (tables.values:
+    jain, utilization, retrans_rate, qdelay_mean_ms, tput0, tput1, ratio; runs: how many
+    are results, and how many were left out) with these digits
+    and scale (100: per cent), or a fixed text (text: a function of the row's selection).
+    note(selection) adds fixed text after a metric's cell (the paper's value beside ours).
+    sel narrows the row's runs (src, config, scenario)."""
+
+    def __init__(self, header, metric=None, digits=3, scale=1, ci=True, text=None, note=None,
+                 **sel):
+        self.header, self.metric, self.digits, self.scale, self.ci = header, metric, digits, scale, ci
+        self.text, self.note, self.sel = text, note, sel
+
+
+class Table:
+    """A generated table: sources {name: path from the repository root}, label headers,
+    rows [(labels, sel)] (the row's first cells, and which runs it takes: src, config,
+    scenario), columns, extra rows of fixed text (the paper's values), and what the cells
+    are (said in the provenance line)."""
+
+    def __init__(self, sources, labels, rows, cols, extra=(),
+                 what="mean +- 95 % CI half-width over the seeds", seed_notes=True):
+        self.sources, self.labels, self.rows, self.cols = sources, labels, rows, cols
+        self.extra, self.what, self.seed_notes = extra, what, seed_notes
+
+
+def grid(path, metric, configs, scenarios, label=lambda s: s, header="scenario", digits=3,
+         scale=1, note=None, extra=(), what=None):
+    """A Table of one screen: a row per scenario (labelled by label), a column per
+    configuration, one metric; note(scenario, config): fixed text after a cell."""
+    cols = [Col(c, metric, digits, scale, config=c,
+                note=(lambda sel: note(sel["scenario"], sel["config"])) if note else None)
+            for c in configs]
+    return Table({"s": path}, [header], [([label(s)], {"src": "s", "scenario": s})
+                                         for s in scenarios], cols, extra,
+                 **({"what": what} if what else {}))
+
+
+def _select(runs, sel):
+    return [r for r in runs if all(r.get(k) == v for k, v in sel.items() if k != "src")]
+
+
+def _seeds(seeds):
+    """'1..5', '1, 2, 4' or '1..3, 5' of a set of seed strings."""
+    xs = sorted({int(s) for s in seeds if str(s).isdigit()})
+    out, i = [], 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(f"{xs[i]}..{xs[j]}" if j - i >= 2 else ", ".join(map(str, xs[i:j + 1])))
+        i = j + 1
+    return ", ".join(out)
+
+
+def _counted(values):
+    """'a' or 'a (n runs), b (m runs)' of a list of values, the most common first."""
+    vals = [v for v in values if v]
+    kinds = sorted(set(vals), key=lambda v: (-vals.count(v), v))
+    if len(kinds) <= 1:
+        return kinds[0] if kinds else ""
+    return ", ".join(f"{v} ({vals.count(v)} runs)" for v in kinds)
+
+
+def provenance_line(name, table, used):
+    """What the block's numbers come from: {source name: runs used}."""
+    runs = [r for rs in used.values() for r in rs]
+    files = ", ".join(f"`{table.sources[s]}` ({len(rs)} runs)" for s, rs in used.items())
+    parts = [f"seeds {_seeds(r['seed'] for r in runs)}",
+             f"kernel {_counted([r.get('kernel') for r in runs])}"]
+    builds = [r.get("kernel_id") for r in runs if r.get("kernel_id")]
+    if builds:
+        parts[-1] += f" (build {_counted(builds)}" + (
+            "" if len(builds) == len(runs) else f" in {len(builds)} runs' keys") + ")"
+    mods = [r.get("module_version") for r in runs if r.get("module_version") not in ("none", "")]
+    if mods:
+        parts.append(f"tcp_bbr_a {_counted(mods)}")
+    src = _counted([r.get("module_srcversion") for r in runs])
+    if src:
+        parts.append(f"srcversion {src}")
+    keys = [f"module {r['module_hash']} testbed {r['testbed_hash']}" for r in runs
+            if r.get("module_hash")]
+    if keys:
+        parts.append(f"job keys: {_counted(keys)}")
+    bad = sum(1 for r in runs if r["problems"])
+    if bad:
+        parts.append(f"{bad} runs left out as not results")
+    return (f"_Block `{name}`, generated by `plots/plot.py --docs`: {table.what}; from {files}; "
+            + "; ".join(parts) + "._")
+
+
+def render(name, table, repo=REPO):
+    """The lines of a block (between its markers): the table and its provenance line."""
+    data = {}
+    for src, path in table.sources.items():
+        if not os.path.exists(os.path.join(repo, path)):
+            raise AnalysisError(f"block {name}: no {path}")
+        data[src] = load_runs(os.path.join(repo, path))
+    used = {src: {} for src in table.sources}  # the runs the table shows, by id
+    rows = []
+    for labels, sel in table.rows:
+        items = list(labels)
+        for c in table.cols:
+            key = {**sel, **c.sel}
+            if c.text is not None:
+                items.append(c.text(key))
+                continue
+            runs = _select(data[key["src"]], key)
+            used[key["src"]].update((id(r), r) for r in runs)
+            items.append((runs, c, key))
+        rows.append(items)
+    # a cell over another number of seeds than most says so, unless a column counts them
+    usual = usual_count([it[0] for items in rows for it in items
+                         if isinstance(it, tuple) and it[1].metric != "runs"]
+                        ) if table.seed_notes else None
+
+    def show(it):
+        if isinstance(it, str):
+            return it
+        runs, c, key = it
+        if c.metric == "runs":  # the runs that are results, and those left out
+            bad = sum(1 for r in runs if r["problems"])
+            return f"{len(runs) - bad}" + (f" ({bad} excluded)" if bad else "")
+        note = c.note(key) if c.note else ""
+        return cell(runs, c.metric, c.digits, c.scale, c.ci, usual) + (f" {note}" if note else "")
+    out = ["| " + " | ".join(table.labels + [c.header for c in table.cols]) + " |",
+           "|" + "---|" * (len(table.labels) + len(table.cols))]
+    out += ["| " + " | ".join(show(it) for it in items) + " |" for items in rows]
+    out += ["| " + " | ".join(extra) + " |" for extra in table.extra]
+    shown = {src: list(rs.values()) for src, rs in used.items() if rs}
+    return out + ["", provenance_line(name, table, shown)]
+
+
+def blocks_in(text):
+    """[(name, first line index inside, end marker's index)] of a Markdown text's blocks."""
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        m = BEGIN.match(lines[i])
+        if m:
+            j = next((k for k in range(i + 1, len(lines)) if lines[k] == END), None)
+            if j is None:
+                raise AnalysisError(f"block {m.group(1)}: no {END} after line {i + 1}")
+            out.append((m.group(1), i + 1, j))
+            i = j
+        i += 1
+    return out
+
+
+def rewrite(text, blocks, repo=REPO):
+    """text with every block rendered anew; (new text, names of the blocks that changed)."""
+    lines = text.split("\n")
+    changed = []
+    for name, a, b in reversed(blocks_in(text)):
+        if name not in blocks:
+            raise AnalysisError(f"unknown block {name!r} (analysis/docs_blocks.py has none)")
+        new = [""] + render(name, blocks[name], repo) + [""]
+        if lines[a:b] != new:
+            changed.append(name)
+            lines[a:b] = new
+    return "\n".join(lines), sorted(changed)
+
+
+def doc_files(repo=REPO):
+    """README.md and docs/*.md."""
+    return [os.path.join(repo, "README.md")] + sorted(glob.glob(os.path.join(repo, "docs", "*.md")))
+
+
+def update(files=None, check=False, repo=REPO, blocks=None):
+    """Render every block of files (default doc_files); write them unless check. Returns
+    {file: [blocks that differ]} for the files with any."""
+    if blocks is None:
+        from .docs_blocks import BLOCKS as blocks
+    out = {}
+    for path in files or doc_files(repo):
+        with open(path) as f:
+            text = f.read()
+        new, changed = rewrite(text, blocks, repo)
+        if changed:
+            out[path] = changed
+            if not check:
+                with open(path, "w") as f:
+                    f.write(new)
+    return out

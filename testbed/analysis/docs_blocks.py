@@ -1,0 +1,108 @@
+"""The generated blocks of README.md and docs/*.md (docs.py): each name, the committed data
+it renders from and what it shows. A block is placed in a Markdown file by its markers
+alone (<!-- table:NAME --> ... <!-- /table -->), so it can move between files."""
+from .docs import Col, Table, grid
+from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
+                           PAPER_FIG8_TEXT)
+from .tables import TABLE_CCS
+
+R = "docs/results/reproduce"
+FIG4 = [f"l{x}-b{b}" for b in (1, 5) for x in (0, 1, 3, 6)]
+FIG6 = [f"b{x}" for x in ("0.1", "0.2", "0.5", 1, 2, 3, 4, 5, 6, 8, 10, 20, 50, 100)]
+FIG7 = [f"r{x}" for x in range(10, 101, 10)]
+FIG8 = [f"n{n}-b{b}" for b in ("0.1", 1) for n in (1, 2, 5, 10, 20, 50, 100)]
+
+
+def paper_row(label, text):
+    """A row of the paper's values per algorithm of TABLE_CCS ('-' where it gives none)."""
+    return tuple([label] + [text.get(cc, "-") for cc in TABLE_CCS])
+
+
+def screen_rows(sources, rows):
+    """A table like analyze.py --screen --markdown's: a row per (labels, sel), its runs,
+    Jain, utilisation, retransmitted %, the bottleneck's queue delay."""
+    return Table(sources, ["config", "scenario"], rows, [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
+        Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        seed_notes=False)
+
+
+GRID30 = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv"}
+WHERE = [("b5", "10 vs 50 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
+         ("b0.1", "10 vs 50 ms, 0.1 BDP"), ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss")]
+GAINS_SRC = {"f6": f"{R}/fig6/screen_runs.csv", "f7": f"{R}/fig7/screen_runs.csv",
+             "f4": f"{R}/fig4/screen_runs.csv",
+             "q": "docs/results/fair-gains-uml/screen-200s/screen_runs.csv"}
+GAINS = [("b0.1", "f6", ""), ("b0.2", "f6", ""), ("b0.5", "f6", ""), ("b1", "f6", ""),
+         ("b5", "f6", ""), ("b20", "f6", ""), ("r20", "f7", " (10 vs 20 ms)"), ("r30", "f7", ""),
+         ("r100", "f7", ""), ("l1-b5", "f4", " (1 % loss)"), ("l3-b5", "f4", ""),
+         ("l6-b1", "f4", ""), ("l6-b5", "f4", ""), ("m3-b5", "q", " (3 flows per class)")]
+GRID030 = [(cc, s) for cc in ("bbr", "bbr_a", "bbr_a_fair")
+           for s in ("b0.5", "b1", "b2", "b5", "b20", "r20", "r30", "r100")]
+READINGS = ["bbr_a", "bbr_a-and", "bbr_a-gate-delay", "bbr_a-nohold", "bbr_a-scope-gate",
+            "bbr_a-scope-probebw", "bbr_a-win10"]
+RATE_FLOWS = {"g20": "docs/results/fairness-grid-uml/rate20/screen_runs.csv",
+              "gf3": "docs/results/fairness-grid-uml/fpr3/screen_runs.csv",
+              "s20": "docs/results/fairness-screen-uml/rate20/screen_runs.csv",
+              "sf3": "docs/results/fairness-screen-uml/fpr3/screen_runs.csv"}
+
+
+def _gain_cols():
+    cols = []
+    for what, metric, digits, scale in (("Jain", "jain", 3, 1),
+                                        ("retransmitted %", "retrans_rate", 1, 100),
+                                        ("utilisation", "utilization", 3, 1)):
+        cols += [Col(f"{what} 0.3.0", metric, digits, scale, config="bbr_a_fair"),
+                 Col(f"{what} 0.4.0", metric, digits, scale, src="q", config="fair_qphi")]
+    return cols
+
+
+BLOCKS = {
+    # README.md, "Where it stands"
+    "readme-where-it-stands": screen_rows(GRID30, [
+        ([cc, label], {"src": "g", "config": cc, "scenario": s})
+        for s, label in WHERE for cc in ("bbr", "bbr_a", "bbr_a_fair")]),
+    # docs/reproduction.md
+    "fig5-flows": Table({"s": f"{R}/fig5"}, ["buffer", "algorithm"], [
+        ([f"{s[1:]} BDP", cc], {"src": "s", "scenario": s, "config": cc})
+        for s in ("b0.5", "b5") for cc in TABLE_CCS], [
+        Col("10 ms flow, Mbit/s", "tput0", 2), Col("50 ms flow, Mbit/s", "tput1", 2),
+        Col("50/10 ratio", "ratio", 2),
+        Col("paper (NS-3)", text=lambda k: PAPER_FIG5.get((k["config"], k["scenario"]), "-")),
+        Col("Jain", "jain")]),
+    "fig6-jain": grid(f"{R}/fig6/screen_runs.csv", "jain", TABLE_CCS, FIG6,
+                      label=lambda s: s[1:], header="buffer, BDP",
+                      extra=[paper_row("paper (every buffer unless said)", PAPER_FIG6_TEXT)]),
+    "fig6-retrans": grid(f"{R}/fig6/screen_runs.csv", "retrans_rate", TABLE_CCS, FIG6,
+                         label=lambda s: s[1:], header="buffer, BDP", digits=2, scale=100,
+                         what="retransmitted over sent data segments, per cent, mean +- 95 % "
+                              "CI half-width over the seeds"),
+    "fig7-jain": grid(f"{R}/fig7/screen_runs.csv", "jain", TABLE_CCS, FIG7,
+                      label=lambda s: f"{int(s[1:]) / 10:g}", header="RTT ratio",
+                      extra=[paper_row("paper (NS-3)", PAPER_FIG7_TEXT)]),
+    "fig4-utilization": grid(f"{R}/fig4/screen_runs.csv", "utilization", TABLE_CCS, FIG4,
+                             extra=[paper_row("paper (NS-3)", PAPER_FIG4_TEXT)]),
+    "fig4-jain": grid(f"{R}/fig4/screen_runs.csv", "jain", TABLE_CCS, FIG4),
+    "fig8-retrans": grid(
+        f"{R}/fig8/screen_runs.csv", "retrans_rate", TABLE_CCS, FIG8, digits=1, scale=100,
+        note=lambda s, cc: f"[{PAPER_FIG8_TEXT[(s, cc)]}]" if (s, cc) in PAPER_FIG8_TEXT else "",
+        what="retransmitted over sent data segments of all flows, per cent, mean +- 95 % CI "
+             "half-width over the seeds; [the paper's value]"),
+    # docs/fairness.md
+    "fairness-gains-030-040": Table(GAINS_SRC, ["scenario"], [
+        ([s + label], {"src": src, "scenario": s}) for s, src, label in GAINS], _gain_cols(),
+        what="bbr_a_fair 0.3.0 (config bbr_a_fair of Figs. 4, 6, 7) and 0.4.0's gains "
+             "(config fair_qphi of screen-200s), mean +- 95 % CI half-width over the seeds"),
+    "fairness-grid-030": screen_rows(
+        {"g": "docs/results/fairness-grid-uml/screen_runs.csv"},
+        [([cc, s], {"src": "g", "config": cc, "scenario": s}) for cc, s in GRID030]),
+    "fairness-rate-flows": screen_rows(RATE_FLOWS, [
+        ([label, scen], {"src": src + kind, "config": cc, "scenario": "b5"})
+        for kind, scen in (("20", "20 Mbit/s"), ("f3", "3 flows/class"))
+        for label, src, cc in (("bbr", "s", "bbr"), ("bbr_a", "s", "bbr_a"),
+                               ("bbr_a_fair 0.2.0", "s", "bbr_a_fair"),
+                               ("bbr_a_fair 0.3.0", "g", "bbr_a_fair"))]),
+    "fairness-readings": screen_rows(
+        {"s": "docs/results/fairness-screen-uml/screen_runs.csv"},
+        [([cc, "b5"], {"src": "s", "config": cc, "scenario": "b5"}) for cc in READINGS]),
+}

@@ -1,0 +1,71 @@
+"""The module's gain trace (bbr_a:bbr_a_gain) per flow: trace.csv rows, per-flow shares of
+gain reasons in the measured interval, and time bins (analyze.py --trace-bins)."""
+from .parse import GAIN_WHY
+from .stats import mean
+
+TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
+              "cwnd_gain", "rtt_us", "rtt_max_us", "phi", "min_rtt_us", "bw_mbps", "cwnd",
+              "inflight", "cwnd_limited", "lossy", "round_lost", "ev"]
+
+
+def trace_rows(events, fl, sport, t0):
+    """trace.csv rows of one flow (its data connection: sport -> the flow's port)."""
+    rows = []
+    for ts, e in events:
+        if e.get("sport") != sport or e.get("dport") != fl["port"]:
+            continue
+        phi = e["rtt_us"] / e["rtt_max_us"] if e["rtt_max_us"] and e["rtt_us"] >= 0 else None
+        why = e["why"]
+        rows.append([round(ts - t0, 4), fl["index"], fl["cc"], fl["rtt_ms"], e["mode"],
+                     e["phase"], GAIN_WHY[why] if why < len(GAIN_WHY) else why,
+                     e["gain"], e["cwnd_gain"], e["rtt_us"], e["rtt_max_us"],
+                     None if phi is None else round(phi, 4), e["min_rtt_us"],
+                     round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"],
+                     e.get("lossy"), e.get("round_lost"), e.get("ev", 0)])
+    return rows
+
+
+def trace_stats(rows, w0, w1):
+    """Per flow, over [w0, w1]: share of PROBE_BW events per gain reason, share of events
+    that found the flow cwnd-limited, mean phi, mean queueing delay rtt - min_rtt (ms) at its
+    ACKs; None without events."""
+    pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
+    if not pb:
+        return None
+    why = {}
+    for r in pb:
+        why[r[6]] = why.get(r[6], 0) + 1
+    phis = [r[11] for r in pb if r[11] is not None]
+    queue = [(r[9] - r[12]) / 1000 for r in pb if r[9] >= 0]
+    return {"events": len(pb),
+            "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
+            "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
+            "phi_mean": round(mean(phis), 4) if phis else None,
+            "queue_ms_mean": round(mean(queue), 3) if queue else None}
+
+
+TRACE_BIN_COLS = ["t_s", "flow", "rtt_ms", "events", "bw_mbps", "cwnd", "inflight",
+                  "queue_ms", "cwnd_limited_share", "probe_share", "drain_share"]
+
+
+def trace_bins(rows, step):
+    """trace.csv rows (dicts) of PROBE_BW events -> one TRACE_BIN_COLS row per flow and
+    step-second bin: means of the flow's model state, shares of its events."""
+    bins = {}
+    for r in rows:
+        if r["mode"] != "2":
+            continue
+        key = (int(r["flow"]), int(float(r["t_s"]) // step))
+        bins.setdefault(key, []).append(r)
+    out = []
+    for (flow, b), rs in sorted(bins.items()):
+        def avg(k):
+            return round(mean([float(x[k]) for x in rs]), 3)
+        queue = [(float(x["rtt_us"]) - float(x["min_rtt_us"])) / 1000
+                 for x in rs if float(x["rtt_us"]) >= 0]
+        out.append([round(b * step, 3), flow, rs[0]["rtt_ms"], len(rs), avg("bw_mbps"),
+                    avg("cwnd"), avg("inflight"), round(mean(queue), 3) if queue else None,
+                    avg("cwnd_limited"),
+                    round(sum(x["why"] == "probe" for x in rs) / len(rs), 3),
+                    round(sum(x["why"] == "drain" for x in rs) / len(rs), 3)])
+    return out
