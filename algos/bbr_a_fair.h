@@ -44,8 +44,9 @@
  *    the connection's lowest RTT (tcp_min_rtt, 5 minutes), a flow that does
  *    not yield to delay holds that queue, and the delay-based cwnd target
  *    would hand it the link (Vegas' weakness against Reno): until a later
- *    PROBE_RTT finds the queue drained, the target is at least 2 x bw x srtt,
- *    the probe gains are BBRv1's, and the bound above decides the share.
+ *    PROBE_RTT finds the queue drained, the probe gains are BBRv1's and the
+ *    bw the cwnd target is sized by is the bound itself, so that the target
+ *    is a window that follows CUBIC's law.
  *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
@@ -207,9 +208,12 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 }
 
 /*
- * The bw to pace at and size cwnd by: the model's, under the bound; while a
- * competitor keeps the queue, the bound itself (a rate that follows CUBIC's
- * law, as a CUBIC flow's window does).
+ * The bw to pace at and size cwnd by: the model's, under the bound. While a
+ * competitor keeps the queue, the bound itself, a rate that follows CUBIC's
+ * law: the cwnd target it gives, bound x (min_rtt + allowance), is then a
+ * window that follows CUBIC's law (min_rtt, taken at PROBE_RTT, holds still
+ * between them), and the flow, paced above it, sends by its ACKs as a
+ * window-based flow does rather than at a rate that could outrun the link.
  */
 static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 					 const struct bbr_ctx *c, u32 bw)
@@ -399,9 +403,9 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 /*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
- * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets, or
- * 2 x bw x srtt if more while a competitor keeps the queue. Other states,
- * and both allowances 0, keep BBRv1's gain x BDP.
+ * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
+ * (with fair_pkts_scale, fewer once the shared queue is longer than the time
+ * allowance). Other states, and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -431,10 +435,6 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	if (p->pkts_scale && q > p->cwnd_queue_us)
 		pkts = div_u64((u64)pkts * p->cwnd_queue_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
-	if (bbr_a_fair_state(sk)->compete) {
-		w = 2 * (u64)(tcp_sk(sk)->srtt_us >> 3);
-		target = max_t(u64, target, DIV_ROUND_UP_ULL(w * bw, BW_UNIT));
-	}
 	return target;
 }
 

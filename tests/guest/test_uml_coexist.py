@@ -1,0 +1,77 @@
+"""bbr_a_fair on a bottleneck shared with CUBIC (UML, time travel): the competitor test at
+PROBE_RTT and the loss-learned bound, read from what the module reports (its trace) and
+from the flows' shares.
+
+Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
+"""
+import re
+
+import pytest
+
+pytestmark = pytest.mark.uml
+
+EVENT = re.compile(r"^\s*\S+\s+\[\d+\]\s+\S+\s+([\d.]+): bbr_a_gain: (.*)$")
+
+
+def fair_events(run_dir, dport=5201):
+    """(time_s, fields) of the bbr_a_fair flow's trace events (flow 1: port 5201)."""
+    out = []
+    for line in (run_dir / "trace.txt").read_text().splitlines():
+        m = EVENT.match(line)
+        if not m:
+            continue
+        e = {k: int(v) for k, v in (kv.split("=", 1) for kv in m.group(2).split())}
+        if e["dport"] == dport and e["algo"] == 1:
+            out.append((float(m.group(1)), e))
+    return out
+
+
+def share(summary, cc):
+    return summary["results"][0]["per_cc"][cc]["share"]
+
+
+COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000")
+
+
+def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_testbed,
+                                                                       tmp_path):
+    """20 BDP, 20 ms, one flow each. CUBIC keeps hundreds of ms of queue, which bbr_a_fair's
+    delay-based target yielded to (7 % of the link in 0.4.0). Its PROBE_RTT (about 10 s in)
+    cannot empty that queue: from then on the trace says compete=1 and the flow paces at its
+    bound, and it holds a real share of the rest of the run."""
+    out = tmp_path / "deep"
+    summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
+                          "--buffer-bdp", "20", "--duration", "45", "--warmup", "25",
+                          "--sample-ms", "0", "--seed", "1", *COEX)
+    events = fair_events(out / "bbr_a_fair+cubic" / "run1")
+    first = next((t for t, e in events if e["compete"]), None)
+    assert first is not None and 9 < first < 25, first
+    assert all(e["compete"] for t, e in events if t > first and e["mode"] == 2)
+    assert any(e["bw_hi_bps"] > 0 for t, e in events if t > first)
+    assert share(summary, "bbr_a_fair") > 0.25, summary["results"][0]["per_cc"]
+
+
+def test_own_kind_drains_at_probe_rtt_and_is_not_flagged(run_testbed, tmp_path):
+    """Two bbr_a_fair flows (10 and 50 ms, 5 BDP): their PROBE_RTTs empty the queue, so
+    neither ever thinks it competes with a buffer filler."""
+    out = tmp_path / "own"
+    run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,50", "--buffer-bdp", "5",
+                "--duration", "25", "--sample-ms", "0", "--seed", "1", *COEX)
+    run = out / "bbr_a_fair" / "run1"
+    events = fair_events(run, 5201) + fair_events(run, 5202)
+    assert any(e["mode"] == 3 for _, e in events), "no PROBE_RTT in the run"
+    assert not [e for _, e in events if e["compete"]]
+
+
+def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
+    """0.5 BDP, 20 ms: without a loss response bbr_a_fair took 80 % from CUBIC. Fast
+    recoveries at a full queue cut its bound, and the split is near even."""
+    out = tmp_path / "shallow"
+    summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
+                          "--buffer-bdp", "0.5", "--duration", "30", "--warmup", "10",
+                          "--sample-ms", "0", "--seed", "1", *COEX)
+    events = fair_events(out / "bbr_a_fair+cubic" / "run1")
+    cuts = sum(1 for (_, a), (_, b) in zip(events, events[1:])
+               if a["bw_hi_bps"] and b["bw_hi_bps"] < 0.9 * a["bw_hi_bps"])
+    assert cuts >= 2, cuts
+    assert 0.3 < share(summary, "bbr_a_fair") < 0.7, summary["results"][0]["per_cc"]
