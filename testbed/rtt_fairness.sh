@@ -18,7 +18,7 @@ Runs, for each item of --cc (separately), a dumbbell with one flow per base RTT 
 (times --flows-per-rtt) through an htb bottleneck of --rate with a bfifo of --buffer-bdp x
 BDP, then analyses all runs (summary.json and a table in --out).
 
-  --cc LIST          comma separated items, one run each (default bbr_a,bbr); an item is a
+  --cc LIST          comma separated items, one run each (default bbr_a_fair,bbr_a,bbr); an item is a
                      congestion control for every flow, or one per RTT class joined by '+':
                      --cc bbr_a_fair+cubic,bbr+cubic --rtt 20,20 is two runs, each with a
                      20 ms flow of bbr_a_fair (bbr) and one of cubic; results in
@@ -72,7 +72,7 @@ analysis failed, 2 bad usage.
 EOF
 }
 
-CCS=bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
+CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 MODULE_PARAMS=()
@@ -210,6 +210,12 @@ if ((DRY)); then
 fi
 
 choose_backend
+# The UML kernel and the module are built once, before the runs and their time estimate
+# (a first build takes minutes; the estimate would count it as the first run's).
+if [[ $BACKEND == uml ]]; then
+	"$REPO/scripts/uml.sh" build >/dev/null || die "the UML kernel could not be built"
+	"$REPO/scripts/uml.sh" module >/dev/null || die "tcp_bbr_a.ko could not be built for UML"
+fi
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 

@@ -55,7 +55,7 @@ build_kernel() {
 		start=$(date +%s)
 		rm -rf "$kdir"
 		mkdir -p "$kdir"
-		log "building UML kernel in $kdir (takes ~10 min on 2 cores; log: $kdir/build.log)"
+		log "building the UML kernel once, before anything runs: 3 to 10 minutes on 2 cores (log: $kdir/build.log)"
 		{
 			tar -xJf "$SRC_TARBALL" -C "$kdir"
 			mv "$kdir/$SRC_PKG" "$tree"

@@ -112,7 +112,7 @@ def test_rtt_fairness_dry_run_prints_buffer_and_plan(tmp_path, fake_ko):
     # 5 x 100 Mbit/s x 50 ms = 5 x 625000 B = 3125000 B = 2064.1 packets of 1514 B
     assert "625000 B" in p.stderr and "3125000 B" in p.stderr and "2064.1 packets" in p.stderr
     plan = [ln for ln in p.stdout.splitlines() if "scenario.sh" in ln]
-    assert len(plan) == 4  # bbr_a, bbr x 2 repeats
+    assert len(plan) == 6  # bbr_a_fair, bbr_a, bbr x 2 repeats
     assert all("--buffer 3125000" in ln and "--module-param adaptive=0" in ln for ln in plan)
     assert "--seed 2" in plan[1]
     assert not out.exists()
