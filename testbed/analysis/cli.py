@@ -14,6 +14,7 @@ from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen
 from .summary import print_table, summarize
 from .sweep import SWEEP_COLS, sweep_rows
 from .trace import TRACE_BIN_COLS, trace_bins
+from .windows import WINDOW_COLS, screen_windows
 
 DESCRIPTION = "Analysis of testbed runs (the only place where raw outputs become numbers)."
 
@@ -48,6 +49,10 @@ def parser():
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
     ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
                     "a result: exit 1 naming the problems of those that are not")
+    ap.add_argument("--share-windows", metavar="CSV", help="each cc's share in consecutive "
+                    "windows of every job of the screen tree DIR, to CSV")
+    ap.add_argument("--window-s", type=float, default=30.0,
+                    help="with --share-windows: window, s")
     ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
                     "CPU s per GB sent of each cc, and A/B per pair")
     return ap
@@ -140,6 +145,11 @@ def command(a, ap):
         return trace_bins_command(a)
     if a.cost:
         return cost_command(a)
+    if a.share_windows:
+        if len(a.dirs) != 1:
+            raise AnalysisError("--share-windows needs one screen directory")
+        save_csv(a.share_windows, WINDOW_COLS, screen_windows(a.dirs[0], a.window_s))
+        return 0
     if a.sweep_csv:
         return sweep_command(a)
     return summary_command(a, ap)

@@ -57,6 +57,23 @@ def _gain_cols():
     return cols
 
 
+COEX = "docs/results/coexistence-uml"
+CONV_PAIRS = [("A", "bbr_a_fair (candidate) / cubic"), ("cubic2", "cubic / cubic"),
+              ("bbr", "bbr / cubic")]
+CONV_SCEN = [("c20", "20 ms, 20 BDP"), ("d20", "50 ms, 20 BDP")]
+
+
+def windows_table(path, pairs, scenarios, t0s, window_s):
+    """The first part's share of the throughput in consecutive windows (analyze.py
+    --share-windows), a row per pair and scenario, a column per window."""
+    return Table({"w": path}, ["pair (first / second)", "path"], [
+        ([label, slabel], {"src": "w", "config": cfg, "scenario": sc, "part": "1"})
+        for sc, slabel in scenarios for cfg, label in pairs],
+        [Col(f"{t0:g}..{t0 + window_s:g} s", "share", 2, t0_s=f"{float(t0)}") for t0 in t0s],
+        what=f"the first flow's share of the throughput in each {window_s:g} s window, mean "
+             "+- 95 % CI half-width over the seeds", seed_notes=False)
+
+
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(GRID30, [
@@ -102,6 +119,9 @@ BLOCKS = {
         for label, src, cc in (("bbr", "s", "bbr"), ("bbr_a", "s", "bbr_a"),
                                ("bbr_a_fair 0.2.0", "s", "bbr_a_fair"),
                                ("bbr_a_fair 0.3.0", "g", "bbr_a_fair"))]),
+    # docs/coexistence.md
+    "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
+                                         CONV_SCEN, range(0, 300, 30), 30),
     "fairness-readings": screen_rows(
         {"s": "docs/results/fairness-screen-uml/screen_runs.csv"},
         [([cc, "b5"], {"src": "s", "config": cc, "scenario": "b5"}) for cc in READINGS]),

@@ -43,6 +43,9 @@ def _run(d):
     for k in RUN_METRICS:
         r[k] = num(d.get(k))
     r["tputs"] = [num(x) for x in (d.get("throughputs_mbps") or "").split("/") if x != ""]
+    r["shares"] = [num(x) for x in (d.get("shares") or "").split("/") if x != ""]
+    for k in ("harm", "self_harm", "share"):
+        r[k] = num(d.get(k)) if d.get(k) not in (None, "") else None
     r["problems"] = d.get("problems") or ""
     return r
 
@@ -66,12 +69,16 @@ def load_runs(path):
 
 def values(runs, metric):
     """The per-run values of metric over runs: a RUN_METRICS column, tput<i> (flow i's
-    throughput, from 0) or ratio (flow 1's throughput over flow 0's); None where a run has
-    none."""
+    throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
+    share of a mixed run, from 0), harm, self_harm, or share (a share-windows row's);
+    None where a run has none."""
     out = []
     for r in runs:
-        if metric in RUN_METRICS:
-            out.append(r[metric])
+        if metric in RUN_METRICS or metric in ("harm", "self_harm", "share"):
+            out.append(r.get(metric))
+        elif metric.startswith("share"):
+            i = int(metric[5:])
+            out.append(r["shares"][i] if len(r.get("shares", [])) > i else None)
         elif metric.startswith("tput"):
             i = int(metric[4:])
             out.append(r["tputs"][i] if len(r["tputs"]) > i else None)
