@@ -60,7 +60,7 @@
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.5.0"
+#define BBR_A_VERSION		"0.6.0"
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24

@@ -27,8 +27,8 @@
  *    window without a larger sample its queueing part halves, and it is
  *    never taken as less than fair_queue_us above min_rtt.
  *
- * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules that
- * are off unless their parameters say otherwise:
+ * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules
+ * (docs/coexistence.md):
  *
  *  - a bound on bw learned from loss (fair_hi): at the start of a fast
  *    recovery while the queue is in the upper part of its recent range
@@ -75,15 +75,15 @@ enum {
 BBR_PARAM(fair_gains, 2, 0, 2,
 	  "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
 
-BBR_PARAM(fair_hi, 0, 0, 1,
+BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_beta_pm, 300, 0, 1000,
-	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss, per mille (CUBIC: 300)");
+BBR_PARAM(fair_hi_beta_pm, 100, 0, 1000,
+	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss, per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
-BBR_PARAM(fair_hi_rtt_us, 25000, 0, 1000000,
+BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
-BBR_PARAM(fair_compete_us, 0, 0, 1000000,
+BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
 
 /* The window after which rtt_max's queueing part halves, seconds. */

@@ -30,6 +30,7 @@ def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
 
+# 0.6.0's defaults, said explicitly so that the tests keep testing the rules if they change
 COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000")
 
 
