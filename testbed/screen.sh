@@ -41,6 +41,8 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    job key (results from before the option, made with iperf3, are stale)
   --trace on|off   rtt_fairness.sh --trace: the module's gain trace (default on; off is part
                    of the job key)
+  --warmup S       rtt_fairness.sh --warmup: seconds left out of the statistics at the start
+                   (default: rtt_fairness.sh's, 5; another value is part of the job key)
   --slurm          run the jobs to do as one Slurm job array (sbatch --wait --array=1-N)
                    instead of here; task K runs line K of DIR/slurm/jobs.txt, its log is
                    DIR/slurm/task-K.log; results land where a local run puts them
@@ -146,20 +148,21 @@ fi
 
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
 SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS='' SAMPLE=0 DRY=0 SLURM=0 SLURM_OPTS='' CLIENT=auto TRACE=on
+WARMUP=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
 	--slurm) SLURM=1; shift; continue ;;
 	--configs | --out | --scenarios | --seeds | --duration | --rate | --flows-per-rtt | --backend | \
-		--jobs | --sample-ms | --slurm-opts | --client | --trace) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
+		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 	case $1 in
 	--configs) CONFIGS=$2 ;; --out) OUT=$2 ;; --scenarios) SCEN=$2 ;; --seeds) SEEDS=$2 ;;
 	--duration) DUR=$2 ;; --rate) RATE=$2 ;; --flows-per-rtt) FPR=$2 ;; --backend) BACKEND=$2 ;;
 	--jobs) JOBS=$2 ;; --sample-ms) SAMPLE=$2 ;; --slurm-opts) SLURM_OPTS=$2 ;; --client) CLIENT=$2 ;;
-	--trace) TRACE=$2 ;;
+	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;;
 	esac
 	shift 2
 done
@@ -208,6 +211,8 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 	--sample-ms "$SAMPLE" --client "$CLIENT")
 # only when off: the job keys of runs with the trace (the default) stay what they were
 [[ $TRACE == on ]] || common+=(--trace "$TRACE")
+# only when given: the job keys of runs with the default warm-up stay what they were
+[[ -z $WARMUP ]] || common+=(--warmup "$WARMUP")
 
 hashes "$BACKEND"
 # job_key ARGS: the job.key of the job with these arguments (besides the common ones).

@@ -137,6 +137,8 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     assert states()["fair/b5/seed2"] == "stale"
     assert states("--duration", "60")["fair/b5/seed1"] == "stale"
     assert states("--client", "iperf3")["fair/b5/seed1"] == "stale"
+    # another warm-up is another job; the default one keeps today's keys
+    assert states("--warmup", "60")["fair/b5/seed1"] == "stale"
     # a result keyed before --client existed was made with iperf3: not today's default job
     old_common = common.replace(" --client auto", "")
     (out / "fair/b5/seed1/job.key").write_text(key.replace(common, old_common))
