@@ -208,42 +208,31 @@ static const u32 bbr_ack_epoch_acked_reset_thresh = 1U << 20;
 static const u32 bbr_extra_acked_max_us = 100 * 1000;
 
 /*
- * Module parameters. Each is an unsigned int with a range; writes outside the
- * range fail with -EINVAL and leave the value unchanged. An algorithm reads
+ * Module parameters. Each is an unsigned int with a range, parsed by the
+ * kernel's param_set_uint_minmax() (kstrtouint(buf, 0, ...): decimal, 0x
+ * hex or 0 octal, one trailing newline; include/bbr_a_compat.h has it for
+ * kernels without it). A write outside the range, or not a number, fails
+ * with -EINVAL or -ERANGE and leaves the value unchanged. An algorithm reads
  * the ones it uses once per ACK (struct bbr_ctx), so a change applies to
  * every socket of that algorithm from its next ACK.
  */
 struct bbr_param {
-	unsigned int val;
+	unsigned int val;	/* kp->arg points here */
 	unsigned int min;
 	unsigned int max;
 };
 
 static int bbr_param_set(const char *buf, const struct kernel_param *kp)
 {
-	struct bbr_param *p = kp->arg;
-	unsigned int v;
-	int err;
+	const struct bbr_param *p = container_of((unsigned int *)kp->arg,
+						 struct bbr_param, val);
 
-	err = kstrtouint(buf, 0, &v);
-	if (err)
-		return err;
-	if (v < p->min || v > p->max)
-		return -EINVAL;
-	WRITE_ONCE(p->val, v);
-	return 0;
-}
-
-static int bbr_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct bbr_param *p = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
+	return param_set_uint_minmax(buf, kp, p->min, p->max);
 }
 
 static const struct kernel_param_ops bbr_param_ops = {
 	.set = bbr_param_set,
-	.get = bbr_param_get,
+	.get = param_get_uint,
 };
 
 /* A parameter NAME, read as bbr_param(NAME); the description ends in its range. */
@@ -251,7 +240,7 @@ static const struct kernel_param_ops bbr_param_ops = {
 	static struct bbr_param bbr_param_##name = {			\
 		.val = (def), .min = (lo), .max = (hi),			\
 	};								\
-	module_param_cb(name, &bbr_param_ops, &bbr_param_##name, 0644);	\
+	module_param_cb(name, &bbr_param_ops, &bbr_param_##name.val, 0644); \
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
 
 #define bbr_param(name)		READ_ONCE(bbr_param_##name.val)

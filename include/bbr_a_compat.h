@@ -12,6 +12,7 @@
 #ifndef _BBR_A_COMPAT_H
 #define _BBR_A_COMPAT_H
 
+#include <linux/moduleparam.h>
 #include <net/tcp.h>
 
 /*
@@ -69,6 +70,34 @@ static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
 {
 	tp->snd_cwnd = val;
 }
+#endif
+
+/*
+ * param_set_uint_minmax() came with 5.15 (and later to the 5.4 and 5.10
+ * stable series: Debian's 5.10 has it). Before it, the same parser:
+ * kstrtouint() with base 0, then the range; -EINVAL without a value.
+ */
+#ifndef BBR_A_HAVE_PARAM_SET_UINT_MINMAX
+static inline int bbr_a_param_set_uint_minmax(const char *val,
+					      const struct kernel_param *kp,
+					      unsigned int min, unsigned int max)
+{
+	unsigned int num;
+	int ret;
+
+	if (!val)
+		return -EINVAL;
+	ret = kstrtouint(val, 0, &num);
+	if (ret)
+		return ret;
+	if (num < min || num > max)
+		return -EINVAL;
+	*((unsigned int *)kp->arg) = num;
+	return 0;
+}
+
+#define param_set_uint_minmax(val, kp, min, max)			\
+	bbr_a_param_set_uint_minmax(val, kp, min, max)
 #endif
 
 #endif /* _BBR_A_COMPAT_H */

@@ -128,3 +128,72 @@ def test_a_taken_first_name_fails_the_load(uml_kernel, tmp_path, dummy_ko):
     assert "insmod=0" not in p.stdout, p.stdout
     avail = re.search(r"available=(.*)", p.stdout).group(1).split()
     assert "bbr_a_fair" not in avail and avail.count("bbr_a") == 1, avail
+
+
+# What kstrtouint(buf, 0, ...) and the range check answer (tests/guest/param_parse.sh): the
+# parser of every release since 0.1.0, now the kernel's param_set_uint_minmax().
+PARSED = """\
+insmod loss_thresh=030 -> 24
+insmod loss_thresh=08 -> rejected
+loss_thresh 30\\n -> 30
+loss_thresh 30 -> 30
+loss_thresh 030\\n -> 24
+loss_thresh 0x1f\\n -> 31
+loss_thresh 0X1F\\n -> 31
+loss_thresh +7\\n -> 7
+loss_thresh 0\\n -> 0
+loss_thresh 1000\\n -> 1000
+loss_thresh 1001\\n -> rejected
+loss_thresh 08\\n -> rejected
+loss_thresh  5\\n -> rejected
+loss_thresh 5 \\n -> rejected
+loss_thresh 5\\n\\n -> rejected
+loss_thresh -1\\n -> rejected
+loss_thresh -0\\n -> rejected
+loss_thresh 4294967296\\n -> rejected
+loss_thresh 0x\\n -> rejected
+loss_thresh 1e3\\n -> rejected
+loss_thresh abc\\n -> rejected
+loss_thresh \\n -> rejected
+inflight_thresh 255\\n -> rejected
+inflight_thresh 256\\n -> 256
+inflight_thresh 0x100\\n -> 256
+inflight_thresh 0400\\n -> 256
+inflight_thresh 1024\\n -> 1024
+inflight_thresh 1025\\n -> rejected
+"""
+
+
+def fallback_ko(uml_kernel, tmp_path):
+    """tcp_bbr_a.ko for UML built as for a kernel without param_set_uint_minmax (Kbuild's
+    probe removed: include/bbr_a_compat.h's copy of it is compiled in)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("Makefile", "tcp_bbr_a.c"):
+        shutil.copy(REPO / name, src / name)
+    for name in ("include", "algos"):
+        shutil.copytree(REPO / name, src / name)
+    kbuild = (REPO / "Kbuild").read_text()
+    probe = [ln for ln in kbuild.splitlines() if "PARAM_SET_UINT_MINMAX" in ln]
+    assert len(probe) == 1, "Kbuild's param_set_uint_minmax probe not found"
+    (src / "Kbuild").write_text(kbuild.replace(probe[0] + "\n", ""))
+    p = subprocess.run(["make", "-C", str(src), f"KDIR={uml_kernel}", "ARCH=um"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    nm = subprocess.run(["nm", str(src / "tcp_bbr_a.ko")], capture_output=True, text=True)
+    assert " U param_set_uint_minmax" not in nm.stdout, "the fallback was not compiled in"
+    return src / "tcp_bbr_a.ko"
+
+
+@pytest.mark.parametrize("parser", ["kernel", "fallback"])
+def test_parameters_parse_as_kstrtouint_with_a_range(uml_kernel, tmp_path, parser):
+    """Decimal, 0x hex, 0 octal, a leading +, one trailing newline; nothing else, and
+    nothing outside the range (which leaves the value as it was). The kernel's
+    param_set_uint_minmax() (Linux 5.15+) and the module's fallback for older kernels give
+    the same answers."""
+    extra = ["--ko", str(fallback_ko(uml_kernel, tmp_path))] if parser == "fallback" else []
+    out = tmp_path / "out"
+    p = subprocess.run([str(UML_SH), "run", "--timeout", "300", "--out", str(out), *extra,
+                        "--", "sh", "tests/guest/param_parse.sh"], capture_output=True, text=True)
+    assert p.returncode == 0, f"{p.returncode}\n{p.stdout}\n{p.stderr[-3000:]}"
+    assert p.stdout == PARSED, p.stdout
