@@ -60,7 +60,10 @@
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.6.0"
+/* The version is dkms.conf's PACKAGE_VERSION, passed by Kbuild. */
+#ifndef BBR_A_VERSION
+#error "BBR_A_VERSION is not defined: build with the project's Kbuild (it reads dkms.conf)"
+#endif
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24

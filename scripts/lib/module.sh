@@ -11,7 +11,7 @@ MODULE_KEEP=${BBR_A_MODULE_KEEP:-20}
 # .c files are compiled), one per line.
 module_inputs() {
 	local f
-	for f in Makefile Kbuild "$1"/*.c include algos; do
+	for f in Makefile Kbuild dkms.conf "$1"/*.c include algos; do
 		f=${f#"$1"/}
 		[[ -e $1/$f ]] && echo "$f"
 	done

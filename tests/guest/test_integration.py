@@ -132,7 +132,7 @@ def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path):
         pytest.skip(f"the {kernel} headers have no cwnd_event_tx_start (before 7.1)")
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("Makefile", "tcp_bbr_a.c"):
+    for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
         shutil.copy(REPO / name, src / name)
     for name in ("include", "algos"):
         shutil.copytree(REPO / name, src / name)

@@ -169,7 +169,7 @@ def fallback_ko(uml_kernel, tmp_path):
     probe removed: include/bbr_a_compat.h's copy of it is compiled in)."""
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("Makefile", "tcp_bbr_a.c"):
+    for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
         shutil.copy(REPO / name, src / name)
     for name in ("include", "algos"):
         shutil.copytree(REPO / name, src / name)
