@@ -210,6 +210,7 @@ param end_uptime "$t1"
 SAMPLER_PIDS=
 record_final
 param flows_failed "$FAILED"
+param flows_not_connected "$NOT_CONNECTED"
 [ "$FAILED" = 0 ] || die "$FAILED of $NGROUPS $CLIENT client(s) failed"
 log "done: raw outputs in $OUT"
 exit

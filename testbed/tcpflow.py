@@ -10,10 +10,12 @@
 sink/bulk are the testbed's traffic (testbed/scenario.sh --client tcpflow): bulk opens N
 connections to a sink, writes to each from its own thread for S seconds (blocking writes),
 then half-closes; the sink counts what each connection delivers per interval of S seconds
-and, at the end of the data, answers with that record. bulk writes iperf3's JSON (the
-fields testbed/analyze.py reads, with the same meaning: start.connected, intervals,
-end.streams, end.sum_sent, end.sender_tcp_congestion, server_output_json), so a run
-analyses the same way whichever client made it. iperf3 3.12 polls its sockets between
+and, at the end of the data, answers with that record. A connection whose handshake the
+kernel gives up on (its SYN retransmissions: 127 s by default) is reported on stderr and in
+start.not_connected, and the others run. bulk writes iperf3's JSON (the fields
+testbed/analyze.py reads, with the same meaning: start.connected, intervals, end.streams,
+end.sum_sent, end.sender_tcp_congestion, server_output_json), so a run analyses the same
+way whichever client made it. iperf3 3.12 polls its sockets between
 writes, which in a time-travel guest costs wall time and no simulated time (docs/backends.md).
 
 The client connects, optionally selects a congestion control with
@@ -30,6 +32,7 @@ Times are CLOCK_MONOTONIC seconds since the client connected: in a User-Mode
 Linux time-travel guest they are virtual time, and runs are repeatable.
 """
 import argparse
+import errno
 import json
 import socket
 import struct
@@ -347,8 +350,9 @@ def bulk_json(streams, cc, mss, args):
                                       for st in streams]},
               "intervals": iperf3_intervals([(st["server"]["socket"], st["server"]["intervals"])
                                              for st in streams], "socket")}
-    return {"start": {"connected": [{k: st[k] for k in ("socket", "local_host", "local_port",
-                                                         "remote_host", "remote_port")}
+    return {"start": {"connected": [{k: st[k] for k in ("socket", "stream", "local_host",
+                                                         "local_port", "remote_host",
+                                                         "remote_port") if k in st}
                                     for st in streams],
                       "tcp_mss_default": mss, "tool": "tcpflow.py bulk",
                       "test_start": {"protocol": "TCP", "num_streams": len(streams),
@@ -363,14 +367,36 @@ def bulk_json(streams, cc, mss, args):
             "server_output_json": server}
 
 
+def connect(host, port):
+    """A connected socket, or None when the kernel gave up on the handshake (its SYN
+    retransmissions, net.ipv4.tcp_syn_retries: 127 s by default) and the error that said
+    so. Any other error (refused: nobody listens) is raised."""
+    t = time.monotonic()
+    try:
+        return socket.create_connection((host, port)), None
+    except OSError as e:
+        if not isinstance(e, TimeoutError) and e.errno != errno.ETIMEDOUT:
+            raise
+        return None, f"{e.strerror or e} after {time.monotonic() - t:.1f} s"
+
+
 def run_bulk(args):
-    streams = []
-    for _ in range(args.streams):
-        sock = socket.create_connection((args.host, args.port), timeout=30)
-        sock.settimeout(None)
+    """The streams, connected one after another (a stream the network never lets connect is
+    reported, on stderr and in start.not_connected, and left out), then all sending."""
+    streams, lost = [], []
+    for k in range(args.streams):
+        sock, err = connect(args.host, args.port)
+        if sock is None:
+            print(f"tcpflow.py: stream {k} never connected: {err}", file=sys.stderr)
+            lost.append({"stream": k, "error": err})
+            continue
         (lh, lp), (rh, rp) = sock.getsockname(), sock.getpeername()
-        streams.append({"sock": sock, "socket": sock.fileno(), "local_host": lh,
+        streams.append({"sock": sock, "socket": sock.fileno(), "stream": k, "local_host": lh,
                         "local_port": lp, "remote_host": rh, "remote_port": rp})
+    if not streams:
+        return {"start": {"connected": [], "not_connected": lost, "tool": "tcpflow.py bulk"},
+                "intervals": [], "end": {"streams": [], "sum_sent": {"bytes": 0, "retransmits": 0},
+                                         "sum_received": {"bytes": 0}}}
     first = streams[0]["sock"]
     cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
     mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
@@ -391,7 +417,10 @@ def run_bulk(args):
         th.join()
     if errors:
         raise errors[0]
-    return bulk_json(streams, cc, mss, args)
+    out = bulk_json(streams, cc, mss, args)
+    if lost:
+        out["start"]["not_connected"] = lost
+    return out
 
 
 def check_args(ap, args):

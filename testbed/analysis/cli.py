@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from .checks import problems
+from .checks import notes, problems
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
 from .cost import cost_summary
 from .run import find_runs
@@ -94,6 +94,8 @@ def check_command(a):
         raise AnalysisError(f"{path}: cannot read a summary ({e})")
     bad = 0
     for r in results:
+        for n in notes(r):
+            print(f"{r.get('cc')} run {r.get('run', '?')} ({r.get('dir')}): note: {n}")
         why = problems(r)
         if why:
             bad += 1

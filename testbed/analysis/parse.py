@@ -68,7 +68,8 @@ def load_iperf3(path):
         raise AnalysisError(f"{path}: iperf3 reported an error: {d['error']}")
     try:
         conn = d["start"]["connected"]
-        if not conn or "local_port" not in conn[0]:
+        # tcpflow.py bulk: a client whose every connection timed out has none
+        if not (conn or d["start"].get("not_connected")) or (conn and "local_port" not in conn[0]):
             raise KeyError("start.connected")
         ss = d["end"]["sum_sent"]
         for key in ("bytes", "retransmits"):
@@ -96,15 +97,33 @@ def _intervals(obj, sock, path, where):
     return out
 
 
+def not_connected(d):
+    """{stream: error} of the connections a tcpflow.py bulk client never made (the kernel
+    gave up on the handshake): start.not_connected; {} for iperf3 and older clients."""
+    return {x["stream"]: x.get("error", "") for x in d["start"].get("not_connected", [])}
+
+
 def iperf3_stream(d, path, stream):
-    """One TCP connection of an iperf3 client (several with -P): stream = its position in
-    start.connected. Returns local_port, the server's (receiver-side) intervals when present,
-    else the client's, with their source, and the connection's end totals."""
+    """One TCP connection of an iperf3 client (several with -P): stream = its position among
+    the client's connections (tcpflow.py bulk numbers them: start.connected[].stream; iperf3's
+    are in order). Returns local_port, the server's (receiver-side) intervals when present,
+    else the client's, with their source, and the connection's end totals; for a connection
+    that was never made, {"connected": False, "error": ...}."""
     conn = d["start"]["connected"]
-    if not 0 <= stream < len(conn):
+    lost = not_connected(d)
+    if stream in lost:
+        return {"connected": False, "error": lost[stream]}
+    if lost or any("stream" in c for c in conn):
+        mine = [c for c in conn if c.get("stream") == stream]
+        if len(mine) != 1:
+            raise AnalysisError(f"{path}: no stream {stream} among its connections")
+        c = mine[0]
+    elif not 0 <= stream < len(conn):
         raise AnalysisError(f"{path}: no stream {stream} (the client has {len(conn)})")
-    lport = conn[stream]["local_port"]
-    sock = conn[stream].get("socket")
+    else:
+        c = conn[stream]
+    lport = c["local_port"]
+    sock = c.get("socket")
     try:
         ends = [e for e in d["end"]["streams"] if e["sender"]["socket"] == sock]
         snd, rcv = ends[0]["sender"], ends[0].get("receiver", {})
@@ -121,7 +140,8 @@ def iperf3_stream(d, path, stream):
         ivs, source = _intervals(srv, ssock[0], path, "server_output_json"), "receiver"
     else:
         ivs, source = _intervals(d, sock, path, "intervals"), "sender"
-    return {"local_port": lport, "intervals": ivs, "source": source, **totals}
+    return {"connected": True, "local_port": lport, "intervals": ivs, "source": source,
+            **totals}
 
 
 def parse_rate(text):

@@ -7,9 +7,9 @@ import os
 
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
 from .checks import problems
-from .parse import (iperf3_stream, load_iperf3, parse_netstat, parse_snmp_tcp, parse_ss_file,
-                    parse_ss_info, parse_tc_file, parse_trace_file, read_env, read_flow_starts,
-                    read_flows)
+from .parse import (iperf3_stream, load_iperf3, not_connected, parse_netstat, parse_snmp_tcp,
+                    parse_ss_file, parse_ss_info, parse_tc_file, parse_trace_file, read_env,
+                    read_flow_starts, read_flows)
 from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
@@ -70,7 +70,7 @@ def flow_client(run, fl, clients):
     if jpath not in clients:
         clients[jpath] = load_iperf3(jpath)
         want = sum(1 for f in run["flows"] if f["group"] == fl["group"])
-        have = len(clients[jpath]["start"]["connected"])
+        have = len(clients[jpath]["start"]["connected"]) + len(not_connected(clients[jpath]))
         if have != want:
             raise AnalysisError(f"{jpath}: {have} connection(s), flows.txt has {want} "
                                 f"flow(s) in group {fl['group']}")
@@ -167,6 +167,10 @@ def flow_metrics(run, fl, inputs, tables):
     inputs caches what several flows share: iperf3 clients, ss files per class, the trace."""
     js, jpath = flow_client(run, fl, inputs["clients"])
     st = iperf3_stream(js, jpath, fl["stream"])
+    fl["connected"] = st["connected"]
+    if not st["connected"]:  # the network never let it connect: nothing to measure
+        fl["error"] = st["error"]
+        return
     tables["throughput"].extend(flow_throughput(run, fl, st))
     dport = st["local_port"]
     fl_trace = trace_rows(inputs["trace"], fl, dport, run["t0"])
@@ -325,6 +329,10 @@ def run_summary(run, queue, snmp, netstat=None):
         "kernel": env.get("kernel"),
         "module_version": env.get("module_version"),
     }
+    if run.get("not_connected"):
+        res["flows_not_connected"] = [{k: fl[k] for k in ("index", "class", "cc", "rtt_ms",
+                                                          "error")}
+                                      for fl in run["not_connected"]]
     res["provenance"] = run_provenance(res)
     res["problems"] = problems(res)
     return res
@@ -338,6 +346,10 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
     inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(os.path.join(d, "trace.txt"))}
     for fl in run["flows"]:
         flow_metrics(run, fl, inputs, tables)
+    # Flows that never connected are listed apart (run_summary.json flows_not_connected);
+    # the metrics are those of the flows that ran.
+    run["not_connected"] = [fl for fl in run["flows"] if not fl["connected"]]
+    run["flows"] = [fl for fl in run["flows"] if fl["connected"]]
     tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
     return run_summary(run, queue, snmp_metrics(d, run["flows"]), netstat_metrics(d)), tables
 

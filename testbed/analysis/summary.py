@@ -3,6 +3,7 @@ the definitions), its shape check and its table."""
 import os
 import sys
 
+from .checks import notes
 from .common import fmt
 from .run import analyze_run
 from .stats import mean
@@ -147,6 +148,8 @@ def print_table(summary, out=sys.stdout):
           f"{100 * r['retrans_rate']:>8.2f}{fmt(r['queue_delay_ms']['mean'], '.1f'):>7}ms   {fl}\n")
         if "+" in r["cc"]:
             w(f"{'':<{wcc + 4}}shares: {share_text(r)}\n")
+        for n in notes(r):
+            w(f"{'':<{wcc + 4}}note: {n}\n")
     if any(a["runs"] > 1 for a in summary["aggregate"]):
         for a in summary["aggregate"]:
             sh = ""

@@ -68,9 +68,11 @@ start_clients() {
 	done < "$SCRATCH/groups.txt"
 }
 
-# wait_clients: waits for every client; FAILED = how many failed (each one's status recorded).
+# wait_clients: waits for every client; FAILED = how many failed (each one's status recorded),
+# NOT_CONNECTED = how many flows of the clients that ran never connected (tcpflow.py bulk
+# reports each: the kernel gave up on its handshake; the run goes on without it).
 wait_clients() {
-	FAILED=0
+	FAILED=0 NOT_CONNECTED=0
 	exec 3< "$SCRATCH/groups.txt"
 	for pid in $CLIENT_PIDS; do
 		read -r group _ <&3
@@ -78,6 +80,11 @@ wait_clients() {
 		param "flow_rc_$group" "$rc"
 		[ "$rc" != 124 ] || log "$CLIENT client $group: still running 1200 s after its run's end: killed"
 		[ "$rc" = 0 ] || log "$CLIENT client $group: exit status $rc ($(head -c 300 "$SCRATCH/flow$group.err"))"
+		nc=$(grep -c 'never connected' "$SCRATCH/flow$group.err" 2>/dev/null) || nc=0
+		if [ "$nc" != 0 ]; then
+			NOT_CONNECTED=$((NOT_CONNECTED + nc))
+			log "$CLIENT client $group: $nc flow(s) never connected ($(grep -m1 'never connected' "$SCRATCH/flow$group.err"))"
+		fi
 	done
 	exec 3<&-
 	CLIENT_PIDS=

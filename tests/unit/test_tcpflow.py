@@ -92,6 +92,63 @@ def test_bulk_and_sink_write_iperf3_json_that_analyze_reads(tmp_path):
     assert d["end"]["sum_sent"]["bytes"] == sum(e["sender"]["bytes"] for e in d["end"]["streams"])
 
 
+def test_bulk_reports_a_connection_that_times_out_and_runs_the_others(tmp_path, monkeypatch):
+    """The kernel gives up on one handshake (ETIMEDOUT after its SYN retransmissions): that
+    stream is reported on stderr and in start.not_connected, the others send, and the
+    analysis reads both (before, one such connect failed the whole client)."""
+    port = free_port()
+    sink = subprocess.Popen([sys.executable, str(FLOW), "sink", "--bind", "127.0.0.1", "--port",
+                             str(port), "--streams", "3", "--interval", "0.25"])
+    real, calls = socket.create_connection, []
+
+    def flaky(addr, *a, **kw):
+        calls.append(addr)
+        if len(calls) == 2:
+            raise TimeoutError(110, "Connection timed out")
+        return real(addr, *a, **kw)
+    monkeypatch.setattr(tcpflow.socket, "create_connection", flaky)
+    out = tmp_path / "flow.json"
+    try:
+        for _ in range(50):  # until the sink listens (refused: exit status 1)
+            calls.clear()
+            rc = tcpflow.main(["bulk", "--host", "127.0.0.1", "--port", str(port), "--streams",
+                               "3", "--time", "0.5", "--interval", "0.25", "--out", str(out)])
+            if rc == 0:
+                break
+            time.sleep(0.1)
+        assert rc == 0
+    finally:
+        sink.kill()  # it waits for the third connection
+    d = analyze.load_iperf3(str(out))
+    assert [c["stream"] for c in d["start"]["connected"]] == [0, 2]
+    assert d["start"]["not_connected"][0]["stream"] == 1
+    assert "Connection timed out" in d["start"]["not_connected"][0]["error"]
+    assert analyze.iperf3_stream(d, str(out), 1)["connected"] is False
+    for k in (0, 2):
+        st = analyze.iperf3_stream(d, str(out), k)
+        assert st["connected"] and st["bytes_sent"] == st["bytes_received"] > 0
+
+
+def test_bulk_with_no_connection_writes_json_naming_them(monkeypatch, tmp_path, capsys):
+    def never(addr, *a, **kw):
+        raise TimeoutError(110, "Connection timed out")
+    monkeypatch.setattr(tcpflow.socket, "create_connection", never)
+    out = tmp_path / "flow.json"
+    assert tcpflow.main(["bulk", "--host", "127.0.0.1", "--port", "9", "--streams", "2",
+                         "--out", str(out)]) == 0
+    d = analyze.load_iperf3(str(out))
+    assert d["start"]["connected"] == [] and len(d["start"]["not_connected"]) == 2
+    assert capsys.readouterr().err.count("never connected") == 2
+
+
+def test_bulk_fails_when_nobody_listens():
+    """Refused is not the network's loss: the testbed is broken, the client fails."""
+    p = subprocess.run([sys.executable, str(FLOW), "bulk", "--host", "127.0.0.1", "--port",
+                        str(free_port()), "--streams", "2", "--time", "1"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "refused" in p.stderr
+
+
 def test_sink_counts_a_last_read_shorter_than_its_read_size():
     """The sink reads READ bytes at a time with MSG_WAITALL: a stream that is not a multiple
     of it must still be counted to its last byte when the sender half-closes."""

@@ -257,6 +257,51 @@ def test_parallel_client_connection_count_must_match(run_p):
     _one_line_error(run_cli(run_p), "flow2.json", "2 connection(s)", "1 flow(s) in group 2")
 
 
+def lose_stream(run_dir, group, stream, error="Connection timed out after 127.0 s"):
+    """flow<group>.json as tcpflow.py bulk writes it when the connection of `stream` was
+    never made: numbered connections, that one gone, start.not_connected naming it."""
+    path = run_dir / f"flow{group}.json"
+    js = json.loads(path.read_text())
+    conn = js["start"]["connected"]
+    for k, c in enumerate(conn):
+        c["stream"] = k
+    gone = conn.pop(stream)
+    js["end"]["streams"] = [e for e in js["end"]["streams"]
+                            if e["sender"]["socket"] != gone["socket"]]
+    js["start"]["not_connected"] = [{"stream": stream, "error": error}]
+    path.write_text(json.dumps(js))
+
+
+def test_a_flow_that_never_connected_is_reported_and_the_others_count(run_p):
+    """A flow whose handshake the network never let complete (100 flows per class at 20 %
+    loss: a client's connect timed out) is listed apart; the run is still a result, with the
+    numbers of the flows that ran."""
+    lose_stream(run_p, 1, 1)  # flow 3 (group 1, its second connection)
+    r = analyze.analyze_run(str(run_p), write_csv=False)
+    assert [f["index"] for f in r["flows"]] == [1, 2, 4]
+    assert r["flows_not_connected"] == [{"index": 3, "class": 1, "cc": "bbr", "rtt_ms": 10.0,
+                                         "error": "Connection timed out after 127.0 s"}]
+    assert r["problems"] == []
+    assert analyze.notes(r) == ["1 of 4 flows never connected (flow 3: Connection timed out "
+                                "after 127.0 s)"]
+    assert r["jain"] is not None and r["utilization"] > 0.5
+    p = run_cli(run_p)
+    assert p.returncode == 0, p.stderr
+    assert "note: 1 of 4 flows never connected" in p.stdout
+
+
+def test_a_client_none_of_whose_flows_connected(run_p):
+    """Every connection of a client timed out: its JSON has none, the run the others."""
+    js = {"start": {"connected": [], "tool": "tcpflow.py bulk",
+                    "not_connected": [{"stream": 0, "error": "e0"}, {"stream": 1, "error": "e1"}]},
+          "intervals": [], "end": {"streams": [], "sum_sent": {"bytes": 0, "retransmits": 0},
+                                   "sum_received": {"bytes": 0}}}
+    (run_p / "flow2.json").write_text(json.dumps(js))
+    r = analyze.analyze_run(str(run_p), warmup=0, end=1000, write_csv=False)
+    assert [f["index"] for f in r["flows"]] == [1, 3]
+    assert [(f["index"], f["error"]) for f in r["flows_not_connected"]] == [(2, "e0"), (4, "e1")]
+
+
 def test_cli_writes_summary_csvs_and_table(run_a, run_b, tmp_path):
     p = run_cli(tmp_path)
     assert p.returncode == 0, p.stderr
