@@ -34,7 +34,10 @@ console.log (the guest kernel's console, warnings and errors only).
 Exit status: COMMAND's, or 124 timeout, 125 guest crash/panic (no status reported),
 123 setup failure (build, bad module, init could not start the command), 2 usage.
 Env: BBR_A_CACHE (cache dir), BBR_A_UML_JOBS (make -j, default 2),
-     BBR_A_UML_KEEP=1 (keep the run dir for debugging).
+     BBR_A_UML_KEEP=1 (keep the run dir for debugging),
+     BBR_A_UML_VARIANT=sanitize (every command: the kernel with KASAN, UBSAN, lockdep and
+     kmemleak of scripts/uml/sanitize.fragment, built and cached apart, and the module
+     built for it with UBSAN's checks; about 3 times slower to run).
 EOF
 }
 

@@ -15,13 +15,26 @@ export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=t
 
 hash_of() { { echo "recipe $RECIPE"; cat "$@"; } | sha256sum | cut -c1-12; }
 
+# A variant of the kernel (BBR_A_UML_VARIANT): more configuration on top of config.fragment,
+# from scripts/uml/VARIANT.fragment, built and cached apart (its directory is named and keyed
+# by it), and make arguments for the module built for it. "sanitize": KASAN, UBSAN, lockdep
+# and kmemleak, the module compiled with UBSAN's checks.
+UML_VARIANT=${BBR_A_UML_VARIANT:-}
+UML_FRAGMENTS=("$UML_FILES/config.fragment")
+UML_MODULE_ARGS=()
+case $UML_VARIANT in
+"") ;;
+sanitize) UML_FRAGMENTS+=("$UML_FILES/sanitize.fragment"); UML_MODULE_ARGS=(UBSAN_SANITIZE=y) ;;
+*) die "unknown UML kernel variant '$UML_VARIANT' (BBR_A_UML_VARIANT: sanitize, or empty)" ;;
+esac
+
 kernel_dir() {
 	local ver
 	[[ -r $SRC_TARBALL ]] ||
 		die "$SRC_TARBALL missing: apt-get install --no-install-recommends $SRC_PKG"
 	ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
 		die "cannot read the version of $SRC_PKG (dpkg-query)"
-	echo "$CACHE/uml/$ver-$(hash_of "$UML_FILES/config.fragment" "$UML_FILES"/*.patch)"
+	echo "$CACHE/uml/$ver-${UML_VARIANT:+$UML_VARIANT-}$(hash_of "${UML_FRAGMENTS[@]}" "$UML_FILES"/*.patch)"
 }
 
 # Every line of the fragment must hold in the final .config ("is not set" = absent or unset).
@@ -55,7 +68,8 @@ build_kernel() {
 		start=$(date +%s)
 		rm -rf "$kdir"
 		mkdir -p "$kdir"
-		log "building the UML kernel once, before anything runs: 3 to 10 minutes on 2 cores (log: $kdir/build.log)"
+		log "building the UML kernel${UML_VARIANT:+ ($UML_VARIANT variant)} once, before anything runs:" \
+			"3 to 10 minutes on 2 cores${UML_VARIANT:+, more for a variant} (log: $kdir/build.log)"
 		{
 			tar -xJf "$SRC_TARBALL" -C "$kdir"
 			mv "$kdir/$SRC_PKG" "$tree"
@@ -64,11 +78,13 @@ build_kernel() {
 			done
 			make -C "$tree" ARCH=um defconfig
 			"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree" "$tree/.config" \
-				"$UML_FILES/config.fragment"
+				"${UML_FRAGMENTS[@]}"
 			make -C "$tree" ARCH=um olddefconfig
 		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; die "UML configuration failed"; }
-		check_config "$tree/.config" "$UML_FILES/config.fragment" ||
-			die "UML .config does not match scripts/uml/config.fragment (see above)"
+		for p in "${UML_FRAGMENTS[@]}"; do
+			check_config "$tree/.config" "$p" ||
+				die "UML .config does not match scripts/uml/${p##*/} (see above)"
+		done
 		nice -n 10 make -C "$tree" ARCH=um -j"$JOBS" linux modules >>"$kdir/build.log" 2>&1 ||
 			{ tail -n 40 "$kdir/build.log" >&2; die "UML kernel build failed (log: $kdir/build.log)"; }
 		echo $(($(date +%s) - start)) >"$kdir/build-seconds"
@@ -84,5 +100,5 @@ build_kernel() {
 # prints its path, or nothing when the project has no module source (yet). Exit 123 on failure.
 uml_module() {
 	[[ -f $REPO/tcp_bbr_a.c ]] || { log "warning: $REPO/tcp_bbr_a.c missing: no module (BBR_A_KO empty)"; return 0; }
-	DIE_RC=123 module_build "uml-${1##*/}" "$REPO" "$1/tree" ARCH=um
+	DIE_RC=123 module_build "uml-${1##*/}" "$REPO" "$1/tree" ARCH=um "${UML_MODULE_ARGS[@]}"
 }
