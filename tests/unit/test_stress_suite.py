@@ -1,0 +1,151 @@
+"""The stress suite's own checks (tests/guest/stress.py), on the host: a flow's bytes are
+compared end to end, a receiver that loses or alters a byte fails the flow, and the kernel
+log's reports are recognised. The suite itself runs in UML (tests/stress.sh,
+tests/guest/test_uml_stress.py)."""
+import hashlib
+import importlib.util
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STRESS = ROOT / "tests" / "guest" / "stress.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("stress", STRESS)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+stress = load()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(port, handler):
+    """A listener on 127.0.0.1:port running handler(conn) for each connection."""
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", port))
+    srv.listen(8)
+
+    def loop():
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            threading.Thread(target=handler, args=(conn,), daemon=True).start()
+    threading.Thread(target=loop, daemon=True).start()
+    return srv
+
+
+def send(port, plan="send:0.3", flow=3):
+    a = SimpleNamespace(host="127.0.0.1", port=port, cc="reno", deadline=10)
+    res = {}
+    stress.send_one(a, flow, stress.parse_plan(plan), res)
+    return res
+
+
+def test_a_flow_delivered_intact_passes():
+    port = free_port()
+    srv = serve(port, lambda c: stress.recv_one(c, 0))
+    try:
+        r = send(port, "send:0.2,idle:0.1,app:0.1")
+    finally:
+        srv.close()
+    assert r["ok"], r
+    assert r["sent"] == r["received"] > 0 and r["connect_retries"] == 0
+
+
+@pytest.mark.parametrize("damage", ["drop", "flip"])
+def test_a_receiver_that_lost_or_altered_a_byte_fails_the_flow(damage):
+    """The receiver's count and SHA-256 are what is compared: one byte short, or one bit
+    flipped, is a failed flow."""
+    port = free_port()
+
+    def bad_recv(conn):
+        with conn:
+            data = bytearray()
+            while True:
+                k = conn.recv(1 << 16)
+                if not k:
+                    break
+                data += k
+            if damage == "drop":
+                del data[100]
+            else:
+                data[100] ^= 1
+            conn.sendall(f"{len(data)} {hashlib.sha256(data).hexdigest()}\n".encode())
+    srv = serve(port, bad_recv)
+    try:
+        r = send(port)
+    finally:
+        srv.close()
+    assert not r["ok"]
+    assert ("of" in r["error"]) if damage == "drop" else ("differs" in r["error"]), r
+
+
+def test_a_refused_connection_is_an_error_not_a_retry():
+    r = send(free_port())
+    assert not r["ok"] and r["error"].startswith("never connected"), r
+
+
+def test_flows_send_different_bytes():
+    assert stress.flow_offset(0) != stress.flow_offset(1)
+    assert stress.PERIOD % 4096 and len(stress.PATTERN) == stress.PERIOD + stress.CHUNK
+
+
+@pytest.mark.parametrize("line", [
+    "WARNING: CPU: 0 PID: 12 at net/ipv4/tcp_cong.c:123 tcp_ca_openreq_child+0x1/0x2",
+    "BUG: KASAN: slab-out-of-bounds in bbr_main+0x40/0x900 [tcp_bbr_a]",
+    "UBSAN: shift-out-of-bounds in tcp_bbr_a.c:400:12",
+    "unreferenced object 0x6000abcd (size 64):",
+    "WARNING: possible circular locking dependency detected",
+    "rcu: INFO: rcu_sched self-detected stall on CPU",
+    "watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [python3:77]",
+    "INFO: task python3:55 blocked for more than 120 seconds.",
+    "Oops: 0000 [#1] PREEMPT SMP",
+])
+def test_kernel_reports_are_findings(line):
+    assert stress.findings(f"ok line\n{line}\nanother\n") == [line]
+
+
+def test_ordinary_kernel_lines_are_not_findings():
+    text = ("tcp_bbr_a: loading out-of-tree module taints kernel.\n"
+            "KernelAddressSanitizer initialized\n"
+            "kmemleak: Kernel memory leak detector initialized (mem pool available: 15)\n")
+    assert stress.findings(text) == []
+    assert stress.findings("kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/"
+                           "kmemleak)\n")
+
+
+def test_forms():
+    quick = [c[0] for c in stress.cases("quick")]
+    short = [c[0] for c in stress.cases("short")]
+    long = stress.cases("long")
+    assert set(quick) <= {n.rstrip("0123456789") for n in short} | set(short) | {"loss20"}
+    assert {"loss10", "loss50", "reorder", "duplicate", "corrupt", "jitter", "rate_steps",
+            "many_flows", "app_limited", "long_idle", "rwnd", "params", "rmmod",
+            "cycles"} == set(short)
+    many = [s for n, _, s in long if n == "many_flows"][0]
+    assert many["flows"] * len(stress.CCS) == 1000
+    idle = [s for n, _, s in long if n == "long_idle"][0]
+    assert "idle:4000" in idle["plan"] and idle["deadline"] > 4000
+
+
+def test_run_without_a_module_says_so():
+    p = subprocess.run([sys.executable, str(STRESS), "run", "--quick"], capture_output=True,
+                       text=True, env={"PATH": "/usr/bin:/bin"}, timeout=60)
+    assert p.returncode != 0 and "BBR_A_KO is not set" in p.stderr
