@@ -51,3 +51,16 @@ def test_trace_bins():
     assert [r[:4] for r in out] == [[0.0, 1, "10.0", 1], [1.0, 1, "10.0", 2], [0.0, 2, "10.0", 1]]
     assert out[1][7] == 4.0  # queue: only the event with an RTT sample
     assert out[1][8:] == [0.5, 0.0, 0.5]  # cwnd-limited, probe, drain shares
+
+
+def test_events_dated_by_tcp_clock(tmp_path):
+    """Module 0.6.1+: the trace clock is "counter" (stamps are counts) and each event's time
+    is its t_us, shifted by the run's trace_offset_cs onto the uptime clock."""
+    p = tmp_path / "trace.txt"
+    p.write_text(
+        " iperf3-90 [000] ..s1. 17: bbr_a_gain: sport=40000 dport=5201 algo=0 mode=2 "
+        "phase=0 why=1 gain=330 cwnd_gain=512 rtt_us=12000 rtt_max_us=24000 "
+        "min_rtt_us=10000 bw_bps=20000000 cwnd=40 inflight=38 cwnd_limited=1 lossy=0 "
+        "round_lost=0 ev=0 bw_hi_bps=0 compete=0 t_us=101500000\n")
+    assert [t for t, _ in analyze.parse_trace_file(str(p))] == [101.5]
+    assert [t for t, _ in analyze.parse_trace_file(str(p), 2.5)] == [104.0]
