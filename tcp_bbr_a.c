@@ -1134,6 +1134,7 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	snap.cwnd = tcp_snd_cwnd(tp);
 	snap.inflight = tcp_packets_in_flight(tp);
 	snap.cwnd_limited = tp->is_cwnd_limited;
+	snap.t_us = tp->tcp_mstamp;
 	bbr_hook_trace(sk, c, &snap, algo);
 	trace_bbr_a_gain(sk, &snap);
 }

@@ -343,7 +343,8 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
     being the rows of throughput.csv, ss.csv, queue.csv and trace.csv (unsorted) by name."""
     run = load_run(d, warmup, end, cooldown)
     tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
-    inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(os.path.join(d, "trace.txt"))}
+    inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(
+        os.path.join(d, "trace.txt"), fnum(run["env"], "trace_offset_cs", run["penv"], 0) / 100)}
     for fl in run["flows"]:
         flow_metrics(run, fl, inputs, tables)
     # Flows that never connected are listed apart (run_summary.json flows_not_connected);

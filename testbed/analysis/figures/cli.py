@@ -8,6 +8,7 @@ from ..cli import cli_errors
 from ..common import AnalysisError
 from ..run import find_runs
 from ..tables import table
+from .coexist import coexist_shares
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
 from .runs import compare, sweep_plot, timeseries
 
@@ -52,6 +53,9 @@ def command(a):
     elif a.fig5:
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
+    elif a.coexist:
+        for p in a.paths:
+            print(coexist_shares(p, outdir=a.outdir))
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -78,6 +82,9 @@ def main(argv=None):
                     help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
     ap.add_argument("--fig5", action="store_true",
                     help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
+    ap.add_argument("--coexist", action="store_true",
+                    help="the paths are coexistence screens (screen_runs.csv): each '+' "
+                         "item's first cc's share against the buffer (shares.png)")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
