@@ -98,3 +98,21 @@ def test_a_tree_without_a_release_is_refused(tmp_path):
     p = subprocess.run(["make", "-C", str(ROOT), f"KDIR={k}", "install"], capture_output=True,
                        text=True)
     assert p.returncode != 0 and "cannot tell the release" in p.stderr
+
+
+def version_tuple(v):
+    return tuple(int(x) for x in v.split("."))
+
+
+def test_the_version_is_not_older_than_any_committed_result():
+    """A result records the version of the module that made it (summary.json module_version):
+    the source cannot be older than its own results. A merge that kept a branch's dkms.conf
+    and lost the other side's bump would show here once that version has results."""
+    ver = version_tuple(dkms_conf()["version"])
+    seen = set()
+    for d in ("docs/results", "results"):
+        for f in (ROOT / d).rglob("summary.json") if (ROOT / d).is_dir() else []:
+            seen.update(re.findall(r'"module_version": "(\d+\.\d+\.\d+)"', f.read_text()))
+    assert seen, "no committed result names a module version"
+    newest = max(seen, key=version_tuple)
+    assert ver >= version_tuple(newest), f"dkms.conf says {ver}, a result was made by {newest}"
