@@ -235,6 +235,16 @@ BLOCKS = {
         what="60 s runs of bbr_a_fair with three gain rules; cwnd-limited: share of the "
              "flow's PROBE_BW rounds, phi: the flow's mean; mean +- 95 % CI half-width over "
              "the seeds"),
+    "fairness-explore-mechanisms": Table(
+        {"x": "docs/results/fairness-explore-uml/screen_runs.csv"}, ["config", "scenario"],
+        [([c, "b5"], {"src": "x", "config": c, "scenario": "b5"})
+         for c in ("bbr_a", "fair-q2-nohold")],
+        [Col("Jain", "jain"), Col("queue delay ms", "qdelay_mean_ms", 1)]
+        + [Col(f"{f} flow {what} %", f"{m}{i}", 1, 100) for m, what in (
+            ("probe", "probe"), ("hold", "hold"), ("drain", "drain"),
+            ("cwnd_limited", "cwnd-limited")) for i, f in ((0, "10 ms"), (1, "50 ms"))],
+        what="the exploratory screen (2 seeds): shares of each flow's PROBE_BW rounds "
+             "from its gain trace, mean +- 95 % CI half-width over the seeds"),
     "fairness-grid-30s-040": Table(GRID30, ["scenario"], [
         ([s], {"src": "g", "scenario": s})
         for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")],
