@@ -94,13 +94,16 @@ def provenance_line(name, table, used):
     """What the block's numbers come from: {source name: runs used}."""
     runs = [r for rs in used.values() for r in rs]
     files = ", ".join(f"`{table.sources[s]}` ({len(rs)} runs)" for s, rs in used.items())
-    parts = [f"seeds {_seeds(r['seed'] for r in runs)}",
-             f"kernel {_counted([r.get('kernel') for r in runs])}"]
+    parts = [f"seeds {_seeds(r['seed'] for r in runs)}"]
+    kernel = _counted([r.get("kernel") for r in runs])
+    if kernel:  # a per-run file of an ad-hoc comparison may not record it
+        parts.append(f"kernel {kernel}")
     builds = [r.get("kernel_id") for r in runs if r.get("kernel_id")]
-    if builds:
+    if builds and kernel:
         parts[-1] += f" (build {_counted(builds)}" + (
             "" if len(builds) == len(runs) else f" in {len(builds)} runs' keys") + ")"
-    mods = [r.get("module_version") for r in runs if r.get("module_version") not in ("none", "")]
+    mods = [r.get("module_version") for r in runs
+            if r.get("module_version") not in ("none", "", None)]
     if mods:
         parts.append(f"tcp_bbr_a {_counted(mods)}")
     src = _counted([r.get("module_srcversion") for r in runs])

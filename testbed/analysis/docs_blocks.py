@@ -53,7 +53,8 @@ def _gain_cols():
                                         ("retransmitted %", "retrans_rate", 1, 100),
                                         ("utilisation", "utilization", 3, 1)):
         cols += [Col(f"{what} 0.3.0", metric, digits, scale, config="bbr_a_fair"),
-                 Col(f"{what} 0.4.0", metric, digits, scale, src="q", config="fair_qphi")]
+                 Col(f"{what} fair_gains=2", metric, digits, scale, src="q",
+                     config="fair_qphi")]
     return cols
 
 
@@ -116,6 +117,47 @@ def where_rows():
     return rows
 
 
+FIGS = (4, 5, 6, 7, 8)
+CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv"}
+CLIENT_ROWS = [  # (receiver, cc, selection) of the default scenario, 30 s, 5 seeds (3 late50)
+    ("per packet (ca51776's testbed)", "bbr", {"src": "c", "set": "G-perpacket", "cc": "bbr"}),
+    ("per packet (ca51776's testbed)", "bbr_a", {"src": "c", "set": "G-perpacket", "cc": "bbr_a"}),
+    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr",
+     {"src": "c", "set": "I-waitall16k", "cc": "bbr"}),
+    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr beside bbr_a",
+     {"src": "c", "set": "I-waitall16k-with-bbr_a", "cc": "bbr"}),
+    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr_a",
+     {"src": "c", "set": "I-waitall16k", "cc": "bbr_a"}),
+    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr_a_fair",
+     {"src": "c", "set": "I-waitall16k", "cc": "bbr_a_fair"}),
+    ("woken per 64 KB (SO_RCVLOWAT on ca51776's testbed)", "bbr_a",
+     {"src": "c", "set": "H-rcvlowat64k", "cc": "bbr_a"}),
+    ("tcpflow.py at e9f5123", "bbr", {"src": "r", "set": "tcpflow", "cc": "bbr"}),
+    ("tcpflow.py at e9f5123", "bbr_a_fair", {"src": "r", "set": "tcpflow", "cc": "bbr_a_fair"}),
+    ("tcpflow.py at e9f5123, the 50 ms flow 0.1 s late", "bbr",
+     {"src": "r", "set": "tcpflow-late50", "cc": "bbr"}),
+    ("woken per 64 KB (a086e61)", "bbr", {"src": "r", "set": "tcpflow-a086e61", "cc": "bbr"}),
+    ("woken per 64 KB (a086e61)", "bbr_a_fair",
+     {"src": "r", "set": "tcpflow-a086e61", "cc": "bbr_a_fair"}),
+    ("woken per 64 KB (a086e61), the 50 ms flow 0.1 s late", "bbr",
+     {"src": "r", "set": "tcpflow-a086e61-late50", "cc": "bbr"}),
+    ("iperf3 3.12 (e9f5123)", "bbr", {"src": "r", "set": "iperf3", "cc": "bbr"}),
+    ("iperf3 3.12 (e9f5123)", "bbr_a_fair", {"src": "r", "set": "iperf3", "cc": "bbr_a_fair"}),
+]
+EXPLORE60 = {"e": "docs/results/fair-gains-uml/explore-60s/screen_runs.csv"}
+GAIN_NAMES = (("fair", "BBR-A's phi (0.3.0)"), ("fair_fixed", "BBRv1's gains (fair_gains=1)"),
+              ("fair_qphi", "queueing delays' phi (fair_gains=2)"))
+PHASE_COLS = [Col("Jain", "jain"), Col("retransmitted %", "retrans_rate", 1, 100),
+              Col("queue delay ms", "qdelay_mean_ms", 1),
+              Col("10 ms flow cwnd-limited %", "cwnd_limited0", 0, 100),
+              Col("50 ms flow cwnd-limited %", "cwnd_limited1", 0, 100),
+              Col("10 ms flow phi", "phi0", 2), Col("50 ms flow phi", "phi1", 2)]
+GRID30_040 = (("bbr_a_fair", "0.4.0"), ("bbr_a_fair_v030", "fair_gains=0"), ("bbr", "bbr"),
+              ("bbr_a", "bbr_a"))
+SHALLOW = {"s": "docs/results/fair-gains-uml/shallow-30s/screen_runs.csv"}
+SHALLOW_CFG = (("fair", "0.4.0"), ("cap2-16", "2 ms + 16 packets"), ("cap1-8", "1 ms + 8 packets"),
+               ("fq1", "drain above 1 ms"), ("hold", "fair_probe_hold=1"))
+
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
@@ -169,11 +211,57 @@ BLOCKS = {
         note=lambda s, cc: f"[{PAPER_FIG8_TEXT[(s, cc)]}]" if (s, cc) in PAPER_FIG8_TEXT else "",
         what="retransmitted over sent data segments of all flows, per cent, mean +- 95 % CI "
              "half-width over the seeds; [the paper's value]"),
+    "reproduce-cost": Table({f"f{n}": f"{R}/fig{n}" for n in FIGS}, ["figure"], [
+        ([f"Fig. {n}"], {"src": f"f{n}"}) for n in FIGS],
+        [Col("runs", "runs"), Col("wall s per run", "wall_s", 0)],
+        what="each job's own wall time (`params.wall_s` of its summary.json), mean +- 95 % CI "
+             "half-width over the figure's runs", seed_notes=False),
+    "fig4-retrans": grid(f"{R}/fig4/screen_runs.csv", "retrans_rate", TABLE_CCS, FIG4, digits=2,
+                         scale=100, what="retransmitted over sent data segments, per cent, "
+                                         "mean +- 95 % CI half-width over the seeds"),
+    "fig8-jain": grid(f"{R}/fig8/screen_runs.csv", "jain", TABLE_CCS, FIG8,
+                      what="Jain's index over all flows, mean +- 95 % CI half-width over the "
+                           "seeds"),
+    # docs/backends.md, docs/fairness.md, docs/reproduction.md
+    "client-receive": Table(CLIENT, ["receiver (tree)", "cc"], [
+        ([rcv, cc], sel) for rcv, cc, sel in CLIENT_ROWS],
+        [Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization")],
+        what="the default scenario (10 vs 50 ms, 100 Mbit/s, 5 BDP, 30 s) under each "
+             "receiver, mean +- 95 % CI half-width over the seeds", seed_notes=False),
+    # docs/fairness.md
+    "fairness-explore-60s": Table(EXPLORE60, ["gains", "scenario"], [
+        ([name, s], {"src": "e", "config": cfg, "scenario": s})
+        for s in ("b0.1", "b0.2", "l6-b1", "l6-b5") for cfg, name in GAIN_NAMES], PHASE_COLS,
+        what="60 s runs of bbr_a_fair with three gain rules; cwnd-limited: share of the "
+             "flow's PROBE_BW rounds, phi: the flow's mean; mean +- 95 % CI half-width over "
+             "the seeds"),
+    "fairness-explore-mechanisms": Table(
+        {"x": "docs/results/fairness-explore-uml/screen_runs.csv"}, ["config", "scenario"],
+        [([c, "b5"], {"src": "x", "config": c, "scenario": "b5"})
+         for c in ("bbr_a", "fair-q2-nohold")],
+        [Col("Jain", "jain"), Col("queue delay ms", "qdelay_mean_ms", 1)]
+        + [Col(f"{f} flow {what} %", f"{m}{i}", 1, 100) for m, what in (
+            ("probe", "probe"), ("hold", "hold"), ("drain", "drain"),
+            ("cwnd_limited", "cwnd-limited")) for i, f in ((0, "10 ms"), (1, "50 ms"))],
+        what="the exploratory screen (2 seeds): shares of each flow's PROBE_BW rounds "
+             "from its gain trace, mean +- 95 % CI half-width over the seeds"),
+    "fairness-grid-30s-040": Table(GRID30, ["scenario"], [
+        ([s], {"src": "g", "scenario": s})
+        for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")],
+        [Col(f"Jain {n}", "jain", config=c) for c, n in GRID30_040[:2]]
+        + [Col(f"queue ms {n}", "qdelay_mean_ms", 1, config=c) for c, n in GRID30_040]),
+    "fairness-shallow-30s": Table(SHALLOW, ["variant", "scenario"], [
+        ([name, s], {"src": "s", "config": cfg, "scenario": s})
+        for s in ("b0.1", "b0.2", "b5") for cfg, name in SHALLOW_CFG],
+        [Col("Jain", "jain"), Col("retransmitted %", "retrans_rate", 2, 100),
+         Col("queue delay ms", "qdelay_mean_ms", 1), Col("10 ms flow, Mbit/s", "tput0", 1),
+         Col("50 ms flow, Mbit/s", "tput1", 1)]),
     # docs/fairness.md
     "fairness-gains-030-040": Table(GAINS_SRC, ["scenario"], [
         ([s + label], {"src": src, "scenario": s}) for s, src, label in GAINS], _gain_cols(),
-        what="bbr_a_fair 0.3.0 (config bbr_a_fair of Figs. 4, 6, 7) and 0.4.0's gains "
-             "(config fair_qphi of screen-200s), mean +- 95 % CI half-width over the seeds"),
+        what="bbr_a_fair 0.3.0 (config bbr_a_fair of Figs. 4, 6, 7) and a 0.3.0 build with "
+             "fair_gains=2, the gains 0.4.0 made its default (config fair_qphi of "
+             "screen-200s), mean +- 95 % CI half-width over the seeds"),
     "fairness-grid-030": screen_rows(
         {"g": "docs/results/fairness-grid-uml/screen_runs.csv"},
         [([cc, s], {"src": "g", "config": cc, "scenario": s}) for cc, s in GRID030]),

@@ -57,25 +57,39 @@ def load_runs(path):
     if os.path.isdir(path):
         rows = [_run(dict(zip(SCREEN_RUN_COLS, r))) for r in screen_runs(path)]
         tputs = []
+        walls = []
         for p in job_summaries(path):
             with open(p) as f:
-                tputs += [[fl["throughput_mbps"] for fl in r["flows"]]
-                          for r in json.load(f)["results"]]
-        for r, t in zip(rows, tputs):
-            r["tputs"] = t
+                results = json.load(f)["results"]
+            tputs += [[fl["throughput_mbps"] for fl in r["flows"]] for r in results]
+            walls += [num(r["params"].get("wall_s")) for r in results]
+        for r, t, w in zip(rows, tputs, walls):
+            r["tputs"], r["wall_s"] = t, w
         return rows
     return [_run(d) for d in read_csv(path)]
+
+
+PER_FLOW = {"cwnd_limited": "cwnd_limited_shares", "probe": "probe_shares",
+            "hold": "hold_shares", "drain": "drain_shares", "phi": "phi_means"}  # per-flow gain-trace columns of screen_runs.csv
 
 
 def values(runs, metric):
     """The per-run values of metric over runs: a RUN_METRICS column, tput<i> (flow i's
     throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
-    share of a mixed run, from 0), harm, self_harm, or share (a share-windows row's);
-    None where a run has none."""
+    share of a mixed run, from 0), harm, self_harm, or share (a share-windows row's),
+    wall_s (the run's own wall time, from a screen.sh tree's summaries), or a PER_FLOW
+    gain-trace value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>);
+    None where a run has
+    none."""
     out = []
     for r in runs:
-        if metric in RUN_METRICS or metric in ("harm", "self_harm", "share"):
+        flow = re.fullmatch(r"(cwnd_limited|probe|hold|drain|phi)([0-9]+)", metric)
+        if metric in RUN_METRICS or metric in ("harm", "self_harm", "share", "wall_s"):
             out.append(r.get(metric))
+        elif flow:
+            xs = (r.get(PER_FLOW[flow.group(1)]) or "").split("/")
+            i = int(flow.group(2))
+            out.append(num(xs[i]) if len(xs) > i else None)
         elif metric.startswith("share"):
             i = int(metric[5:])
             out.append(r["shares"][i] if len(r.get("shares", [])) > i else None)
