@@ -387,6 +387,12 @@ def send_seconds(spec):
     return secs if kind != "idle" else 0
 
 
+def rmmod_window(spec):
+    """When the rmmod attempts run, in seconds after the flows start: the middle half of
+    their sending, when every flow holds the module."""
+    return 0.25 * send_seconds(spec), 0.75 * send_seconds(spec)
+
+
 def flow_case(case, spec):
     """A case made of flows: topology, flows (and action), results into case."""
     topology(spec.get("rate", 20), spec.get("buf", 125000), spec.get("netem"))
@@ -396,7 +402,7 @@ def flow_case(case, spec):
         results = run_flows(case, spec["flows"], spec["plan"], spec.get("deadline", 900),
                             spec.get("rcvbuf", 0), spec.get("slow_us", 0),
                             {"params": (act_params, 0.02),
-                             "rmmod": (act_rmmod, 0.1, (0.5, send_seconds(spec) - 0.5)),
+                             "rmmod": (act_rmmod, 0.1, rmmod_window(spec)),
                              "rate": (act_rate, spec.get("step_s", 1.0)),
                              None: None}[spec.get("action")])
     finally:
@@ -404,6 +410,8 @@ def flow_case(case, spec):
             restore_params(case)
         teardown()
     tally(case, results)
+    if spec.get("action") and not case.get("actions"):  # a case that tested nothing
+        case["errors"].append(f"its action ({spec['action']}) never ran")
 
 
 def tally(case, results):
@@ -450,6 +458,8 @@ def cycles_case(case, spec):
             if left:
                 case["errors"].append(f"cycle {i}: still available after rmmod: {left}")
         case["cycles"] = spec["cycles"]
+        if not case.get("actions"):
+            case["errors"].append("no rmmod was attempted while flows ran")
     finally:
         teardown()
         if not loaded():

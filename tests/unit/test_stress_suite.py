@@ -149,3 +149,14 @@ def test_run_without_a_module_says_so():
     p = subprocess.run([sys.executable, str(STRESS), "run", "--quick"], capture_output=True,
                        text=True, env={"PATH": "/usr/bin:/bin"}, timeout=60)
     assert p.returncode != 0 and "BBR_A_KO is not set" in p.stderr
+
+
+@pytest.mark.parametrize("form", ["quick", "short", "long"])
+def test_every_rmmod_case_attempts_rmmod_while_its_flows_send(form):
+    """The quick form's rmmod case sent for 1 s and attempted rmmod from 0.5 s to 0.5 s:
+    never, and it passed. The window is now the middle half of the sending (and a case
+    whose action never ran fails, stress.py flow_case)."""
+    for name, kind, spec in stress.cases(form):
+        if spec.get("action") == "rmmod":
+            lo, hi = stress.rmmod_window(spec)
+            assert 0 < lo and hi - lo >= 0.4 and hi < stress.send_seconds(spec), (name, lo, hi)
