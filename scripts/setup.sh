@@ -10,6 +10,8 @@ PACKAGES=(
 	gcc make bc flex bison libelf-dev libssl-dev dwarves sparse
 	# kernels of other Debian releases (5.10, 7.x) build in a chroot of their release
 	mmdebstrap
+	# the DKMS install test (tests/guest/test_dkms.py; on demand)
+	dkms
 	# static checks of the shell scripts
 	shellcheck
 	# User-Mode Linux build (+ its static poweroff helper and patches) and checkpatch.pl
