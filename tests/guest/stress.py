@@ -509,6 +509,22 @@ def kmsg():
     return subprocess.run(["dmesg"], capture_output=True, text=True).stdout
 
 
+def mark(what):
+    """A line in the kernel log that later reads start from (log_since)."""
+    line = f"stress.py: {what}"
+    with open("/dev/kmsg", "w") as f:
+        f.write(line + "\n")
+    return line
+
+
+def log_since(text, marker):
+    """The kernel log from marker's line on. The ring buffer drops its oldest lines when it
+    fills (the sanitizer kernel's boot and kmemleak's reports fill it): a log is not
+    compared with an earlier copy of itself. Without the marker (rotated away), all of it."""
+    k = text.rfind(marker)
+    return text[k:] if k >= 0 else text
+
+
 def findings(text):
     """The kernel log's lines that are reports, with the line that names their source."""
     return [line for line in text.splitlines() if BAD.search(line)]
@@ -557,6 +573,7 @@ def cmd_run(a):
         with open(leak, "w") as f:
             f.write("clear\n")  # boot's suspects are not ours
     boot_log = kmsg()
+    run_begin = mark("run begins")
     if not loaded():
         insmod()
     form = "long" if a.long else "quick" if a.quick else "short"
@@ -573,7 +590,7 @@ def cmd_run(a):
                "boot_findings": findings(boot_log), "cases": []}
     rng = random.Random(int(os.environ.get("BBR_A_SEED") or 1))
     for name, kind, spec in chosen:
-        before = kmsg()
+        begin = mark(f"case {name} begins")
         t0, w0 = time.monotonic(), time.time()
         case = {"name": name, "flows": 0, "bytes": 0, "flows_failed": 0, "connect_retries": 0,
                 "errors": [], "rng": rng, "spec": {k: v for k, v in spec.items()}}
@@ -582,8 +599,7 @@ def cmd_run(a):
         except (RuntimeError, OSError, ValueError) as e:
             case["errors"].append(f"case aborted: {e}")
             teardown()
-        after = kmsg()
-        case["kernel_log"] = findings(after[len(before):] if after.startswith(before) else after)
+        case["kernel_log"] = findings(log_since(kmsg(), begin))
         case["virtual_s"] = round(time.monotonic() - t0, 3)
         case["ok"] = not case["errors"] and not case["kernel_log"] and case["flows"] > 0
         case.pop("rng")
@@ -597,7 +613,7 @@ def cmd_run(a):
     end_log = kmsg()
     summary["unload"] = err or "ok"
     summary["kmemleak"] = kmemleak()
-    summary["findings"] = (findings(end_log[len(boot_log):]) +
+    summary["findings"] = (findings(log_since(end_log, run_begin)) +
                            ([summary["kmemleak"]] if summary["kmemleak"] else []))
     summary["totals"] = {"cases": len(summary["cases"]),
                          "cases_failed": sum(1 for c in summary["cases"] if not c["ok"]),
