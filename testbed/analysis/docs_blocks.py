@@ -1,7 +1,11 @@
 """The generated blocks of README.md and docs/*.md (docs.py): each name, the committed data
 it renders from and what it shows. A block is placed in a Markdown file by its markers
 alone (<!-- table:NAME --> ... <!-- /table -->), so it can move between files."""
-from .docs import Col, Table, grid
+import csv
+import os
+
+from .cost import cost_summary
+from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS
@@ -158,6 +162,21 @@ SHALLOW = {"s": "docs/results/fair-gains-uml/shallow-30s/screen_runs.csv"}
 SHALLOW_CFG = (("fair", "0.4.0"), ("cap2-16", "2 ms + 16 packets"), ("cap1-8", "1 ms + 8 packets"),
                ("fq1", "drain above 1 ms"), ("hold", "fair_probe_hold=1"))
 
+COST = "docs/results/cost-per-ack-uml/cost.csv"
+
+
+def _cost(pick):
+    """A cell of the per-ACK cost block: pick(summary) of analyze.py --cost's summary."""
+    def text(_sel):
+        with open(os.path.join(REPO, COST)) as f:
+            return pick(cost_summary(list(csv.DictReader(f))))
+    return text
+
+
+def _spread(x, digits):
+    return f"{x[1]:.{digits}f} ({x[0]:.{digits}f} .. {x[2]:.{digits}f})"
+
+
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
@@ -271,6 +290,17 @@ BLOCKS = {
         for label, src, cc in (("bbr", "s", "bbr"), ("bbr_a", "s", "bbr_a"),
                                ("bbr_a_fair 0.2.0", "s", "bbr_a_fair"),
                                ("bbr_a_fair 0.3.0", "g", "bbr_a_fair"))]),
+    # docs/module.md
+    "cost-per-ack": Table({"c": COST}, ["A / B"], [(["bbr_a adaptive=0 / bbr"], {"src": "c"})], [
+        Col("pairs", text=_cost(lambda s: str(s["pairs"]))),
+        Col("CPU s per GB, A", text=_cost(lambda s: _spread(s["per_gb"][s["items"][0]], 1))),
+        Col("CPU s per GB, B", text=_cost(lambda s: _spread(s["per_gb"][s["items"][1]], 1))),
+        Col("A / B, pair by pair", text=_cost(lambda s: "{:.3f} +- {:.3f}".format(
+            *s["ratio_mean_ci95"]) + " ({:.3f} .. {:.3f})".format(s["ratio"][0],
+                                                                  s["ratio"][2])))],
+        what="CPU seconds of the whole UML guest per GB sent (median, min .. max over the "
+             "runs); the ratio's mean +- 95 % CI half-width and range over the pairs; "
+             "scripts/bench_cost.sh, analyze.py --cost", seed_notes=False),
     # docs/coexistence.md
     "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
                                          CONV_SCEN, range(0, 300, 30), 30),

@@ -37,7 +37,8 @@ def test_blocks_render_from_committed_summaries_only():
             if path.endswith(".csv"):  # per-run rows, or per-run windows of shares
                 assert path.endswith(("screen_runs.csv", "windows.csv")) or path in (
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
-                    "docs/results/client-uml/runs.csv"), (name, path)  # per-run rows
+                    "docs/results/client-uml/runs.csv",  # per-run rows
+                    "docs/results/cost-per-ack-uml/cost.csv"), (name, path)  # per-run CPU
                 assert path in tracked, \
                     (name, path)
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
