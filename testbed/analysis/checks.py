@@ -6,7 +6,9 @@ those made before a check's input was recorded pass that check.
 
     client      a traffic client exited with an error (params.env flow_rc_<g>, flows_failed)
     short run   the clients were done before the run's duration had passed
-    short flow  a flow's receiver intervals do not cover the measured interval (span_s)
+    short flow  a flow's receiver intervals do not cover the measured interval (span_s),
+                unless it was planned so: a finite flow (size), one that leaves (end_s)
+                or one started after the interval's start
     delivery    under half the link's payload ceiling without random loss, and with under
                 1 % of segments retransmitted: nothing the path does explains it
     memory      TCP entered memory pressure (netstat TCPMemoryPressures in any end host):
@@ -40,11 +42,14 @@ def problems(r):
         out.append("client failed (" + (", ".join(failed) or f"{p['flows_failed']} failed")
                    + ")")
     dur, t0, t1 = (_num(p.get(k)) for k in ("duration_s", "t0_uptime", "end_uptime"))
-    if None not in (dur, t0, t1) and t1 - t0 < dur - SLACK_S:
+    if None not in (dur, t0, t1) and t1 - t0 < dur - SLACK_S and not p.get("sizes"):
         out.append(f"short run ({t1 - t0:.1f} of {dur:g} s)")
     w0, w1 = (r.get("interval_s") or [None, None])[:2]
     for f in r.get("flows", []):
         span = f.get("span_s")
+        if f.get("size") or f.get("end_s") is not None or (
+                w0 is not None and (f.get("start_s") or 0) > w0 + SLACK_S):
+            continue  # planned so: finite, leaving, or joining after the interval's start
         if span and w0 is not None and (span[0] > w0 + SLACK_S or span[1] < w1 - SLACK_S):
             out.append(f"short flow {f.get('index')} (received {span[0]:g}..{span[1]:g} s, "
                        f"measured {w0:g}..{w1:g} s)")
