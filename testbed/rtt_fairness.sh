@@ -72,6 +72,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
   --ends S,...       per flow: when it stops, s after the first start (0: the run's end)
+  --flent TEST       the traffic is flent's TEST (tcp_1up, tcp_nup, rtt_fair_var_down) in the
+                     same namespaces (testbed/lib/flent.sh); its data files in RUN/flent/,
+                     plotted by flent: plots/plot.py --flent OUT
   --dry-run          validate and print the plan; set nothing up
   -h, --help         this text
 
@@ -87,7 +90,7 @@ EOF
 CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
-QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT=''
+QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -101,7 +104,7 @@ set_opt() { # set_opt OPTION VALUE
 	--sample-ms) SAMPLE_MS=$2 ;; --timeout) TIMEOUT=$2 ;; --mem) MEM=$2 ;; --streams) STREAMS=$2 ;;
 	--client) CLIENT=$2 ;; --trace) TRACE=$2 ;; --qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;;
 	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
-	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;;
+	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -114,7 +117,7 @@ while [[ $# -gt 0 ]]; do
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
-		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point) ;;
+		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -155,6 +158,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $RATE_SCHEDULE ]] || SARGS+=(--rate-schedule "$RATE_SCHEDULE")
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
+	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")
 	local p
 	for p in "${MODULE_PARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }

@@ -49,6 +49,8 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        previous one completed, until the flow's end (needs --client tcpflow)
   --gap S              a train's pause between a completion and the next start (default 0.1)
   --ends S,...         per flow: when it stops, s after the first start (0: the run's end)
+  --flent TEST         the traffic is flent's TEST instead (tcp_1up, tcp_nup, rtt_fair_var_down;
+                       testbed/lib/flent.sh says where each part runs); its *.flent.gz in flent/
   --streams N          at most N flows per client process (1..128, default 128): flows of one
                        RTT class that start together run as one client (iperf3 -P, tcpflow
                        --streams; its own TCP connection each); 1 = one process per flow
@@ -72,7 +74,7 @@ warn() { echo "scenario: warning: $*" >&2; }
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
-SIZES='' ENDS='' GAP=0.1
+SIZES='' ENDS='' GAP=0.1 FLENT=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
@@ -88,7 +90,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2 ;; --streams) STREAMS=$2 ;; --module-param) MODULE_PARAMS="$MODULE_PARAMS $2" ;;
 	--load) LOAD=$2 ;; --client) CLIENT=$2 ;; --trace) TRACE=$2 ;;
 	--qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;; --rate-schedule) RATE_SCHEDULE=$2 ;;
-	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
+	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -108,6 +110,9 @@ case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 . "$TB_SRC/lib/traffic.sh"
 # shellcheck source=testbed/topology.sh
 . "$TB_SRC/topology.sh"
+# only with --flent: other runs read no more than they did
+# shellcheck source=testbed/lib/flent.sh
+[ -z "$FLENT" ] || . "$TB_SRC/lib/flent.sh"
 
 check_options
 [ "$MODE" != check ] || exit 0
@@ -130,7 +135,7 @@ export PATH="$PATH:/sbin:/usr/sbin:/bin:/usr/bin"
 # staggered run other ports.
 TB_DIR=$(cd "$(dirname "$0")" && pwd)
 tb_find_tools || exit 1
-traffic_tools
+if [ -n "$FLENT" ]; then flent_tools; else traffic_tools; fi
 for t in awk timeout; do command -v $t >/dev/null 2>&1 || die "$t is required"; done
 PING=ping
 command -v ping >/dev/null 2>&1 || { command -v busybox >/dev/null 2>&1 && PING="busybox ping"; } ||
@@ -175,6 +180,7 @@ NGROUPS=$(wc -l < "$SCRATCH/groups.txt")
 param flows "$NFLOWS"
 param iperf3_clients "$NGROUPS"
 param streams_per_client_max "$STREAMS"
+[ -z "$FLENT" ] || CLIENT=flent
 param client "$CLIENT"
 param flow_table "index class rtt_ms cc port start_s run_s group stream (file flows.txt)"
 
@@ -201,7 +207,7 @@ done
 record_counters start
 
 # ---- receivers, samplers -----------------------------------------------------------------------
-start_receivers
+[ -n "$FLENT" ] || start_receivers
 start_samplers
 start_trace
 
@@ -216,9 +222,15 @@ done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 start_rate_schedule
-start_clients
-log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
-wait_clients
+if [ -n "$FLENT" ]; then
+	start_flent
+	log "flent $FLENT started, running ~$DURATION s"
+	wait_flent
+else
+	start_clients
+	log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
+	wait_clients
+fi
 read -r t1 _ < /proc/uptime
 param end_uptime "$t1"
 

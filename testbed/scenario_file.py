@@ -16,7 +16,9 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
 
     [scenario]    description, duration (s, 30), warmup (s, 5), cooldown (s, 1),
                   cc (rtt_fairness.sh --cc items, comma separated; the command line's win),
-                  jitter (s, 0), interval (s, 1), sample_ms (100), client (auto)
+                  jitter (s, 0), interval (s, 1), sample_ms (100), client (auto),
+                  flent (a flent test as the traffic: tcp_1up, tcp_nup, rtt_fair_var_down;
+                  its streams are the classes' flows: testbed/lib/flent.sh)
     [bottleneck]  rate (Mbit/s, required), buffer_bdp (x rate x the largest RTT, 5),
                   qdisc (bfifo, pfifo, red, codel, fq_codel), qdisc_opts (tc words),
                   rate_schedule (T:MBIT, ... the rate from T s after the first start),
@@ -41,10 +43,11 @@ import re
 import sys
 
 QDISCS = ("bfifo", "pfifo", "red", "codel", "fq_codel")
+FLENT_TESTS = ("tcp_1up", "tcp_nup", "rtt_fair_var_down")
 CLIENTS = ("auto", "tcpflow", "iperf3")
 KEYS = {
     "scenario": {"description", "duration", "warmup", "cooldown", "cc", "jitter", "interval",
-                 "sample_ms", "client"},
+                 "sample_ms", "client", "flent"},
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap"},
 }
@@ -205,6 +208,11 @@ def options(path, point=None, cc=None):
         raise F("scenario", "client").bad(f"'{client}' is not {', '.join(CLIENTS)}")
     if "client" in sc:
         out.append(("--client", client))
+    flent = sc.get("flent", "").strip()
+    if flent and flent not in FLENT_TESTS:
+        raise F("scenario", "flent").bad(f"'{flent}' is not {', '.join(FLENT_TESTS)}")
+    if flent:
+        out.append(("--flent", flent))
 
     if "rate" not in bn:
         raise F("bottleneck", "rate").bad("missing (Mbit/s)")
@@ -281,9 +289,17 @@ def options(path, point=None, cc=None):
                 raise F(s, "gap").bad("only a train has a gap")
             sz = per_flow(F(s, "size"), c.get("size", "0"), n,
                           lambda v, f=F(s, "size"): str(size(f, v)))
+        if flent:
+            for key in ("start", "end", "size", "train", "gap"):
+                if key in c:
+                    raise F(s, key).bad(f"flent's test {flent} makes the flows: no {key}")
+            if flent != "tcp_nup" and n != 1:
+                raise F(s, "count").bad(f"flent's {flent} runs one stream per class")
         starts.append(st)
         ends.append(en)
         sizes.append(sz)
+    if flent == "rtt_fair_var_down" and len(classes) < 2:
+        raise F("scenario", "flent").bad("rtt_fair_var_down compares two or more [flows.*] classes")
     if len(gaps) > 1:
         raise F(classes[-1], "gap").bad("every train of a file has the same gap")
     order = table_order(counts)

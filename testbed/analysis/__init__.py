@@ -12,7 +12,7 @@ numbers in the docs. One module per job, each read in one sitting:
     screen    a screen.sh tree: screen_runs.csv (per run, with provenance), screen.csv
     mixed     a cc per RTT class: shares, and the harm done to the incumbent
     evaluation  scenario files' metrics: flow completion times, convergence time, sliding
-              Jain, queue and RTT per rate phase; evaluations: their per-run CSV
+              Jain, queue and RTT per rate phase; flent: runs whose traffic was flent's
     sweep     analyze.py --sweep-csv; cost: analyze.py --cost
     cli       analyze.py's command line
     paper_values  the paper's numbers

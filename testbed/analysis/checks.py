@@ -36,8 +36,8 @@ def problems(r):
     for a result."""
     p = r.get("params", {})
     out = []
-    failed = [f"{k[len('flow_rc_'):]}: {v}" for k, v in sorted(p.items())
-              if k.startswith("flow_rc_") and v not in ("0", "")]
+    failed = [f"{k.split('_rc_')[1]}: {v}" for k, v in sorted(p.items())
+              if k.startswith(("flow_rc_", "flent_rc_")) and v not in ("0", "")]
     if failed or p.get("flows_failed", "0") not in ("0", ""):
         out.append("client failed (" + (", ".join(failed) or f"{p['flows_failed']} failed")
                    + ")")

@@ -14,6 +14,7 @@ from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
 from .evaluation import evaluate, is_train, rate_at, rate_phases, read_rate_changes
+from .flent import flent_flows, flent_pings, flent_result, load_flent
 
 
 def fnum(env, key, path, default=None):
@@ -355,10 +356,44 @@ def run_summary(run, queue, snmp, netstat=None):
     return res
 
 
+def flent_run_analysis(run):
+    """run_analysis of a run whose traffic was flent's (analysis/flent.py): its streams as
+    flows, flent's throughput series as throughput.csv, the queue from the tc samples."""
+    d, env, w0, w1 = run["dir"], run["env"], run["w0"], run["w1"]
+    tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
+    tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
+    flows, fairness = flent_flows(d, env, w0, w1)
+    for fl in flows:
+        data = load_flent(os.path.join(d, "flent", fl["flent_file"]))
+        xs, ys = data["x_values"], data["results"][fl["flent_series"]]
+        step = float(data["metadata"].get("STEP_SIZE") or 0.2)
+        tables["throughput"] += [[fl["index"], fl["cc"], fl["rtt_ms"], round(x, 4),
+                                  round(x + step, 4), int(y * 1e6 * step / 8), y]
+                                 for x, y in zip(xs, ys) if y is not None]
+    per_cc, per_class = cc_shares(flows)
+    ccs = env.get("cc", "").split()
+    res = {"cc": cc_label(ccs) if ccs else "flent", "dir": d,
+           **flent_result(flows, fairness, flent_pings(d, w0, w1), mean_rate(run["phases"], w0, w1),
+                          w0, w1),
+           "utilization_acked": None, "bottleneck_load": queue["bottleneck_load"],
+           "interval_s": [w0, w1], "rate_mbit": run["rate"],
+           "buffer_bytes": int(fnum(env, "buffer_bytes", run["penv"], 0)),
+           "loss_pct": fnum(env, "loss_pct", run["penv"], 0),
+           "queue_delay_ms": queue["queue_delay_ms"], "bottleneck_drops": queue["bottleneck_drops"],
+           "snmp": snmp_metrics(d, run["flows"]), **netstat_metrics(d), "flows": flows,
+           "per_cc": per_cc, "per_class": per_class, "params": env, "kernel": env.get("kernel"),
+           "module_version": env.get("module_version")}
+    res["provenance"] = run_provenance(res)
+    res["problems"] = problems(res)
+    return res, tables
+
+
 def run_analysis(d, warmup=None, end=None, cooldown=None):
     """Analysis of one run directory, in memory: (run_summary.json dict, tables), tables
     being the rows of throughput.csv, ss.csv, queue.csv and trace.csv (unsorted) by name."""
     run = load_run(d, warmup, end, cooldown)
+    if run["env"].get("client") == "flent":
+        return flent_run_analysis(run)
     tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
     inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(os.path.join(d, "trace.txt"))}
     ends = run["env"].get("ends_s", "").split()

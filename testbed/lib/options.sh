@@ -85,6 +85,9 @@ check_options() {
 	number_ok "$INTERVAL" 'x >= U / 10 && x <= 60 * U' || bad "--interval: '$INTERVAL' is not in 0.1..60 s"
 	case $CLIENT in auto | iperf3 | tcpflow) ;; *) bad "--client: '$CLIENT' is not auto, iperf3 or tcpflow" ;; esac
 	case $TRACE in on | off) ;; *) bad "--trace: '$TRACE' is not on or off" ;; esac
+	case $FLENT in '' | tcp_1up | tcp_nup | rtt_fair_var_down) ;;
+	*) bad "--flent: '$FLENT' is not tcp_1up, tcp_nup or rtt_fair_var_down" ;; esac
+	[ -z "$FLENT" ] || [ -z "$SIZES$ENDS$STARTS" ] || bad "--flent: flent's test makes the flows (no --sizes, --ends, --starts)"
 	is_whole "$SAMPLE_MS" || bad "--sample-ms: '$SAMPLE_MS' is not an integer"
 	whole_ok "$PORT_BASE" 'x >= 1 && x <= 65535' || bad "--port-base: '$PORT_BASE' is not a port number"
 	for v in $CCS; do is_cc_name "$v" || bad "--cc: '$v' is not a congestion control name"; done

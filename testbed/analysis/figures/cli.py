@@ -9,6 +9,7 @@ from ..common import AnalysisError
 from ..run import find_runs
 from ..tables import table
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
+from .flentplot import flent_plots
 from .runs import compare, sweep_plot, timeseries
 
 DESCRIPTION = "Plots of testbed results (matplotlib, Agg backend; PNG files)."
@@ -52,6 +53,9 @@ def command(a):
     elif a.fig5:
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
+    elif a.flent:
+        for p in a.paths:
+            print("\n".join(flent_plots(p, a.outdir)))
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -78,6 +82,9 @@ def main(argv=None):
                     help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
     ap.add_argument("--fig5", action="store_true",
                     help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
+    ap.add_argument("--flent", action="store_true",
+                    help="flent's own plots of the flent data files under the paths "
+                         "(runs with scenario.sh --flent)")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
