@@ -30,9 +30,9 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    joined by '+' (1+4) (both: rtt_fairness.sh's --loss and --flows-per-rtt,
                    for this scenario) (default
                    b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5);
-                   or @FILE, a scenario file (testbed/scenarios/*.ini): one scenario per
-                   point of it, named after the point (the file's name without .ini when
-                   it has none); its jobs take --duration, --rate, --flows-per-rtt and
+                   or @FILE[:POINT+POINT...], a scenario file (testbed/scenarios/*.ini):
+                   one scenario per point of it (or per point named), named after the
+                   point (the file's name without .ini when it has none); its jobs take --duration, --rate, --flows-per-rtt and
                    --sample-ms from this command line only when they are given here, and
                    their keys hold a hash of the file
   --seeds LIST     comma separated seeds (default 1,2,3)
@@ -207,11 +207,19 @@ while read -r name cc params; do
 	parts=${cc//[!+]/}
 	for sc in "${scenarios[@]}"; do
 		if [[ $sc == @* ]]; then # a scenario file: a scenario per point, checked by rtt_fairness.sh
-			[[ -f $(scenario_path "${sc#@}") ]] || bad "--scenarios: no scenario file '${sc#@}'"
+			f=${sc#@} want=''
+			[[ $f != *:* ]] || { want=${f##*:} && f=${f%:*}; }
+			[[ -f $(scenario_path "$f") ]] || bad "--scenarios: no scenario file '$f'"
 			# in the repository: its path from there, so that the job keys name no machine
-			f=${sc#@} && [[ $f != "$REPO"/* ]] || f=${f#"$REPO"/}
+			[[ $f != "$REPO"/* ]] || f=${f#"$REPO"/}
 			pts=$(/usr/bin/python3 "$REPO/testbed/scenario_file.py" points "$(scenario_path "$f")" 2>&1) ||
 				bad "--scenarios: ${pts#scenario_file.py: error: }"
+			if [[ -n $want ]]; then
+				for pt in ${want//+/ }; do
+					[[ $'\n'$pts$'\n' == *$'\n'$pt$'\n'* ]] || bad "--scenarios: $f has no point '$pt' (it has: $(echo $pts))"
+				done
+				pts=${want//+/ }
+			fi
 			[[ -n $pts ]] || { pts=${f##*/} && pts=-${pts%.ini}; }
 			for pt in $pts; do
 				sname=${pt#-} sargs="--scenario $f"

@@ -275,3 +275,129 @@ def evaluate(run, tables, duration, window_s=1.0, jain_window_s=2.0):
         ev["phases"] = phase_stats(phases, tables["queue"], tables["ss"], rows, flows, 1.0)
         ev["qdisc"] = env.get("qdisc", "bfifo")
     return ev or None
+
+
+# ---- a screen's evaluations as one CSV row per run (analyze.py --evaluation) ----------------
+EVAL_COLS = ["config", "scenario", "seed", "cc", "qdisc", "rate_mbit", "loss_pct", "buffer_bdp",
+             "jain", "utilization", "retrans_rate", "qdelay_mean_ms", "problems", "kernel",
+             "module_version", "module_srcversion", "module_hash", "testbed_hash", "scenario_hash"]
+SERIES_COLS = ["config", "scenario", "seed", "cc", "qdisc", "t_s", "rate_mbit", "qdelay_ms",
+               "srtt_ms"]
+
+
+def flatten(r):
+    """A summary.json result's evaluation metrics as flat columns: fct_<size|all>_{n,p50_ms,
+    p95_ms} (trains), finite_<size>_{fct_s,tput_mbps} (finite flows), conv<80|95>_{first,
+    settled}_s, jain_win_{mean,min}, ph<i>_{rate_mbit,qdelay_mean_ms,qdelay_p95_ms,srtt_ms,
+    tput_mbps}, flent_fairness, ping_s<k>_ms; flow<i>_mbps for every run."""
+    ev, out = r.get("evaluation") or {}, {}
+    for f in r.get("flows", []):
+        out[f"flow{f['index']}_mbps"] = f.get("throughput_mbps")
+    for size, s in (ev.get("fct") or {}).items():
+        for k in ("n", "p50_ms", "p95_ms"):
+            out[f"fct_{size}_{k}"] = s[k]
+    for size, s in (ev.get("fct_finite") or {}).items():
+        if size != "all":
+            out[f"finite_{size}_fct_s"] = None if s["p50_ms"] is None else s["p50_ms"] / 1e3
+    for flow, v in (ev.get("finite_throughput_mbps") or {}).items():
+        out[f"finite_flow{flow}_mbps"] = v
+    for flow, c in (ev.get("convergence_s") or {}).items():
+        for share, v in c.items():
+            out[f"conv{share}_first_s"], out[f"conv{share}_settled_s"] = v["first"], v["settled"]
+    jw = ev.get("jain_windows") or {}
+    if jw:
+        out["jain_win_mean"], out["jain_win_min"] = jw["mean"], jw["min"]
+    for i, p in enumerate(ev.get("phases") or [], 1):
+        out[f"ph{i}_rate_mbit"] = p["rate_mbit"]
+        out[f"ph{i}_qdelay_mean_ms"] = p["qdelay_mean_ms"]
+        out[f"ph{i}_qdelay_p95_ms"] = p["qdelay_p95_ms"]
+        out[f"ph{i}_srtt_ms"] = mean(list(p["srtt_mean_ms"].values()))
+        out[f"ph{i}_tput_mbps"] = p["throughput_mbps"]
+    fl = r.get("flent") or {}
+    if fl:
+        out["flent_fairness"] = fl.get("fairness_mean")
+        for name, v in (fl.get("ping_ms") or {}).items():
+            host = name.split()[-1].split(".")
+            k = host[2] if len(host) == 4 and host[:2] == ["10", "1"] else name.split()[-1]
+            out[f"ping_s{k}_ms"] = v
+    return out
+
+
+def evaluation_runs(root):
+    """(columns, rows) of every job of a screen.sh tree: EVAL_COLS and the union of its runs'
+    flatten columns, one row (dict) per run."""
+    from .checks import problems
+    from .provenance import job_key_of
+    from .screen import job_summaries
+    rows = []
+    for path in job_summaries(root):
+        seed_dir = os.path.dirname(path)
+        scen_dir = os.path.dirname(seed_dir)
+        key = job_key_of(path) or {}
+        try:
+            with open(os.path.join(seed_dir, "job.key")) as f:
+                sh = [w[len("scenario="):] for w in f.read().split() if w.startswith("scenario=")]
+        except OSError:
+            sh = []
+        with open(path) as f:
+            summ = json.load(f)
+        for r in summ["results"]:
+            p = r["params"]
+            row = {"config": os.path.basename(os.path.dirname(scen_dir)),
+                   "scenario": os.path.basename(scen_dir), "seed": p.get("seed"), "cc": r["cc"],
+                   "qdisc": p.get("qdisc", "bfifo"), "rate_mbit": r.get("rate_mbit"),
+                   "loss_pct": r.get("loss_pct"), "buffer_bdp": p.get("buffer_bdp"),
+                   "jain": r.get("jain"), "utilization": r.get("utilization"),
+                   "retrans_rate": r.get("retrans_rate"),
+                   "qdelay_mean_ms": (r.get("queue_delay_ms") or {}).get("mean"),
+                   "problems": "; ".join(problems(r)), "kernel": r.get("kernel"),
+                   "module_version": r.get("module_version"),
+                   "module_srcversion": p.get("module_srcversion", ""),
+                   "module_hash": key.get("module_hash", ""),
+                   "testbed_hash": key.get("testbed_hash", ""),
+                   "scenario_hash": sh[0] if sh else ""}
+            row.update(flatten(r))
+            rows.append(row)
+    extra = sorted({k for r in rows for k in r} - set(EVAL_COLS),
+                   key=lambda k: (k.split("_")[0].rstrip("0123456789"), _num_key(k), k))
+    return EVAL_COLS + extra, rows
+
+
+def _num_key(k):
+    digits = "".join(ch for ch in k.split("_")[0] if ch.isdigit()) or "0"
+    size = k.split("_")[1] if k.count("_") > 1 else ""
+    return (int(digits), int(size) if size.isdigit() else 0)
+
+
+def evaluation_series(root, step_s=0.5):
+    """SERIES_COLS rows of every job of a screen.sh tree whose run had a rate schedule: its
+    queue delay (at the rate in force) and its first flow's RTT every step_s s, from the
+    run's queue.csv and ss.csv (the raw run must be there, analysed)."""
+    import csv
+    from .screen import job_summaries
+    out = []
+    for path in job_summaries(root):
+        seed_dir = os.path.dirname(path)
+        scen_dir = os.path.dirname(seed_dir)
+        with open(path) as f:
+            summ = json.load(f)
+        for r in summ["results"]:
+            ev = r.get("evaluation") or {}
+            if not ev.get("phases"):
+                continue
+            run = os.path.join(seed_dir, r["dir"])
+            rows = {}
+            for name in ("queue", "ss"):
+                try:
+                    with open(os.path.join(run, f"{name}.csv")) as f:
+                        rows[name] = list(csv.DictReader(f))
+                except OSError:
+                    raise AnalysisError(f"{run}: no {name}.csv (the raw run, analysed, is needed)")
+            phases = [(p["t0_s"], p["t1_s"], p["rate_mbit"]) for p in ev["phases"]]
+            first = min((f["index"] for f in r["flows"]), default=1)
+            for t, rate, qd, rtt in series(rows["queue"], rows["ss"], phases, step_s):
+                out.append([os.path.basename(os.path.dirname(scen_dir)),
+                            os.path.basename(scen_dir), r["params"].get("seed"), r["cc"],
+                            ev.get("qdisc", "bfifo"), round(t, 3), rate,
+                            None if qd is None else round(qd, 3), rtt.get(first)])
+    return out
