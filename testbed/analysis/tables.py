@@ -70,7 +70,8 @@ def load_runs(path):
 def values(runs, metric):
     """The per-run values of metric over runs: a RUN_METRICS column, tput<i> (flow i's
     throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
-    share of a mixed run, from 0), harm, self_harm, or share (a share-windows row's);
+    share of a mixed run, from 0), harm, self_harm, share (a share-windows row's), or any
+    other numeric column of the runs' file (analyze.py --evaluation's fct_all_p50_ms ...);
     None where a run has none."""
     out = []
     for r in runs:
@@ -85,6 +86,8 @@ def values(runs, metric):
         elif metric == "ratio":
             t = r["tputs"]
             out.append(t[1] / t[0] if len(t) > 1 and t[0] else None)
+        elif metric in r:  # another column of the file (analyze.py --evaluation's)
+            out.append(num(r.get(metric)))
         else:
             raise AnalysisError(f"no per-run metric {metric!r}")
     return out
