@@ -122,3 +122,61 @@ def test_series_use_the_rate_in_force():
     out = series(q, ss, phases, 0.5)
     assert out[0][1:3] == (10.0, pytest.approx(10.0)) and out[0][3] == {1: 30.0}
     assert out[1][1:3] == (20.0, pytest.approx(5.0))
+
+
+def screen_tree(tmp_path):
+    """A screen.sh tree of the recorded runs: bbr/<scenario>/seed1/bbr/run1 each, analysed."""
+    import subprocess
+    root = tmp_path / "screen"
+    for name, scen in (("eval_aqm_rate_step_red", "red"), ("eval_fct_mixed_r20_b1", "r20-b1"),
+                       ("eval_convergence_rtt40", "rtt40")):
+        run = root / "bbr" / scen / "seed1" / "bbr" / "run1"
+        shutil.copytree(FIX / name, run)
+        p = subprocess.run([sys.executable, str(FIX.parents[2] / "testbed" / "analyze.py"),
+                            "--quiet", str(run.parents[1])], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+    return root
+
+
+def test_analyze_evaluation_writes_a_row_per_run_and_the_series(tmp_path):
+    import csv
+    import subprocess
+    root = screen_tree(tmp_path)
+    out = tmp_path / "eval.csv"
+    p = subprocess.run([sys.executable, str(FIX.parents[2] / "testbed" / "analyze.py"),
+                        "--evaluation", str(out), str(root)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = {r["scenario"]: r for r in csv.DictReader(open(out))}
+    assert set(rows) == {"red", "r20-b1", "rtt40"}
+    assert rows["red"]["qdisc"] == "red" and float(rows["red"]["ph2_rate_mbit"]) == 20
+    assert float(rows["r20-b1"]["fct_100000_p50_ms"]) == pytest.approx(186.316)
+    assert rows["r20-b1"]["fct_100000_p50_ms"] and rows["r20-b1"]["finite_30000000_fct_s"] == ""
+    assert float(rows["rtt40"]["conv80_first_s"]) == pytest.approx(1.0)
+    series = list(csv.DictReader(open(tmp_path / "eval_series.csv")))
+    assert {r["scenario"] for r in series} == {"red"}
+    assert len(series) > 40 and {float(r["rate_mbit"]) for r in series} == {10.0, 20.0}
+    # the docs' tables read such a file as any screen's runs
+    from analysis.tables import cell, load_runs
+    runs = [r for r in load_runs(str(out)) if r["scenario"] == "red"]
+    assert cell(runs, "ph2_qdelay_mean_ms", 1) == f"{float(rows['red']['ph2_qdelay_mean_ms']):.1f}"
+
+
+def test_plots_of_the_evaluations(tmp_path):
+    import subprocess
+    root = screen_tree(tmp_path)
+    out = tmp_path / "eval.csv"
+    analyze = FIX.parents[2] / "testbed" / "analyze.py"
+    plot = FIX.parents[2] / "plots" / "plot.py"
+    assert subprocess.run([sys.executable, str(analyze), "--evaluation", str(out), str(root)]).returncode == 0
+    p = subprocess.run([sys.executable, str(plot), "--eval-series", str(tmp_path / "eval_series.csv")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert Path(p.stdout.strip()).stat().st_size > 10000
+    loss = tmp_path / "loss.csv"
+    loss.write_text("config,seed,loss_pct,utilization,problems\n" + "".join(
+        f"{cc},{s},{x},{u},\n" for cc in ("bbr", "cubic") for s in (1, 2)
+        for x, u in ((0.001, 0.93), (1, 0.9 if cc == "bbr" else 0.1), (50, 0.3))))
+    p = subprocess.run([sys.executable, str(plot), "--eval-loss", str(loss)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().endswith("eval_loss.png")

@@ -9,6 +9,7 @@ from ..common import AnalysisError
 from ..run import find_runs
 from ..tables import table
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
+from .evaluation import loss_plot, series_plot
 from .flentplot import flent_plots
 from .runs import compare, sweep_plot, timeseries
 
@@ -56,6 +57,12 @@ def command(a):
     elif a.flent:
         for p in a.paths:
             print("\n".join(flent_plots(p, a.outdir)))
+    elif a.eval_series:
+        for p in a.paths:
+            print(series_plot(p, a.outdir))
+    elif a.eval_loss:
+        for p in a.paths:
+            print(loss_plot(p, a.outdir))
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -85,6 +92,12 @@ def main(argv=None):
     ap.add_argument("--flent", action="store_true",
                     help="flent's own plots of the flent data files under the paths "
                          "(runs with scenario.sh --flent)")
+    ap.add_argument("--eval-series", action="store_true",
+                    help="the paths are analyze.py --evaluation _series.csv files: queue and "
+                         "RTT over time per qdisc (eval_series.png)")
+    ap.add_argument("--eval-loss", action="store_true",
+                    help="the paths are analyze.py --evaluation CSVs of a loss sweep: "
+                         "utilisation against loss (eval_loss.png)")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
