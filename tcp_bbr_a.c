@@ -60,7 +60,7 @@
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
-#define BBR_A_VERSION		"0.6.0"
+#define BBR_A_VERSION		"0.6.1"
 
 /* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
 #define BW_SCALE		24
@@ -1142,6 +1142,7 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	snap.cwnd = tcp_snd_cwnd(tp);
 	snap.inflight = tcp_packets_in_flight(tp);
 	snap.cwnd_limited = tp->is_cwnd_limited;
+	snap.t_us = tp->tcp_mstamp;
 	bbr_hook_trace(sk, c, &snap, algo);
 	trace_bbr_a_gain(sk, &snap);
 }

@@ -9,6 +9,12 @@
  *
  * testbed/scenario.sh records it per run (trace.txt) and testbed/analyze.py
  * turns it into per-flow time series. Off, it costs a patched-out branch.
+ *
+ * t_us is TCP's own clock for the event (tp->tcp_mstamp, CLOCK_MONOTONIC in
+ * microseconds), read already by TCP: a reader can date events with the trace
+ * clock "counter", which reads no clock. On UML with time travel every clock
+ * read outside interrupts moves the guest's time, and an event dated by the
+ * boot clock at an idle restart (in the sender's process) changed the run.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM bbr_a
@@ -41,6 +47,7 @@ struct bbr_a_snapshot {
 	u32	round_lost;	/* packets lost since the loss round began */
 	u64	bw_hi_bps;	/* bbr_a_fair: the bound on bw, bit/s; 0: none */
 	bool	compete;	/* bbr_a_fair: a competitor keeps the queue */
+	u64	t_us;		/* tp->tcp_mstamp */
 };
 #endif
 
@@ -71,6 +78,7 @@ TRACE_EVENT(bbr_a_gain,
 		__field(u32, round_lost)
 		__field(u64, bw_hi_bps)
 		__field(u8, compete)
+		__field(u64, t_us)
 	),
 
 	TP_fast_assign(
@@ -94,16 +102,17 @@ TRACE_EVENT(bbr_a_gain,
 		__entry->round_lost = s->round_lost;
 		__entry->bw_hi_bps = s->bw_hi_bps;
 		__entry->compete = s->compete;
+		__entry->t_us = s->t_us;
 	),
 
-	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u bw_hi_bps=%llu compete=%u",
+	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u bw_hi_bps=%llu compete=%u t_us=%llu",
 		  __entry->sport, __entry->dport, __entry->algo,
 		  __entry->mode, __entry->phase, __entry->why,
 		  __entry->pacing_gain, __entry->cwnd_gain, __entry->rtt_us,
 		  __entry->rtt_max_us, __entry->min_rtt_us, __entry->bw_bps,
 		  __entry->cwnd, __entry->inflight, __entry->cwnd_limited,
 		  __entry->lossy, __entry->round_lost, __entry->ev,
-		  __entry->bw_hi_bps, __entry->compete)
+		  __entry->bw_hi_bps, __entry->compete, __entry->t_us)
 );
 
 #endif /* _BBR_A_TRACE_H */

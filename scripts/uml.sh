@@ -152,7 +152,7 @@ cmd_run() {
 		init=/bin/sh -- /proc/self/cwd/init)
 	: >"$RUN_DIR/console.out"
 	: >"$RUN_DIR/console.err"
-	(cd "$RUN_DIR" && HOME=$RUN_DIR/home exec setsid "$kdir/tree/linux" "${cmdline[@]}" \
+	(cd "$RUN_DIR" && HOME=$RUN_DIR/home exec setsid setarch "$(uname -m)" -R "$kdir/tree/linux" "${cmdline[@]}" \
 		</dev/null >console.out 2>console.err 3>kernel.log) &
 	UML_PID=$!
 	tail -n +1 -s 0.1 --pid="$UML_PID" -F "$RUN_DIR/console.out" 2>/dev/null &

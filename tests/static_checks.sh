@@ -6,7 +6,7 @@
 #     scripts/lib/buildenv.sh; root),
 #   - sparse (C=2) with zero reports,
 #   - checkpatch.pl --strict --no-tree with zero reports, except the types
-#     ignored per file below (each one justified in README.md, "Static checks");
+#     ignored per file below (each one justified in docs/module.md, "Static checks");
 # and of every shell script: shellcheck at severity warning, zero reports.
 # checkpatch.pl comes from Debian's linux-source-6.1 tarball, unpacked once
 # into the cache. Usage: tests/static_checks.sh [SERIES...]
@@ -38,7 +38,7 @@ if [[ ! -f $cp_dir/.complete ]]; then
 	touch "$cp_dir/.complete"
 fi
 
-# file:checkpatch types that are accepted for that file (see README.md).
+# file:checkpatch types that are accepted for that file (see docs/module.md).
 checkpatch() {
 	local file=$1 ignore=${2:-} out
 	out=$(cd "$REPO" && perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree \

@@ -74,11 +74,75 @@ def windows_table(path, pairs, scenarios, t0s, window_s):
              "+- 95 % CI half-width over the seeds", seed_notes=False)
 
 
+GRID200 = {"g": f"{COEX}/grid-200s/screen_runs.csv"}
+MORE200 = {"m": f"{COEX}/more-200s/screen_runs.csv"}
+COEX_BUFS = ("0.5", "1", "2", "5", "10", "20")
+COEX_RTTS = (("c", "20 ms"), ("d", "50 ms"))
+
+
+def coexist_cols(configs, src="g"):
+    """For each (config, name) against cubic: the newcomer's share (%), Jain and its harm to
+    cubic; then cubic's harm to itself (from the cubic+cubic runs at the same points)."""
+    cols = []
+    for cfg, name in configs:
+        cols += [Col(f"{name}'s share %", "share0", 1, 100, config=cfg, src=src),
+                 Col("Jain", "jain", 3, config=cfg, src=src),
+                 Col("harm to cubic", "harm", 2, config=cfg, src=src)]
+    return cols + [Col("cubic's self-harm", "self_harm", 2, config=configs[0][0], src=src)]
+
+
+COEX_WHAT = ("mean +- 95 % CI half-width over the seeds; share: of the two flows' throughput; "
+             "harm: (x_solo - x_with) / x_solo of cubic's throughput (Ware et al.), self-harm "
+             "the same with cubic as the other flow")
+
+
+def coexist_grid(bufs, rtts, configs):
+    return Table(GRID200, ["RTT", "buffer, BDP"], [
+        ([rlabel, b], {"src": "g", "scenario": f"{p}{b}"}) for p, rlabel in rtts for b in bufs],
+        coexist_cols(configs), what=COEX_WHAT)
+
+
+O60 = {"o": "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"}
+
+
+def where_rows():
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair from
+    0.6.0's (its coexistence rules on) at the same points."""
+    rows = []
+    for s, label in WHERE:
+        rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
+                 for cc in ("bbr", "bbr_a")]
+        rows.append((["bbr_a_fair", label], {"src": "o", "config": "bbr_a_fair", "scenario": s}))
+    return rows
+
+
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows(GRID30, [
-        ([cc, label], {"src": "g", "config": cc, "scenario": s})
-        for s, label in WHERE for cc in ("bbr", "bbr_a", "bbr_a_fair")]),
+    "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
+    "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
+                                       [("fair", "bbr_a_fair"), ("bbr", "bbr")]),
+    # docs/coexistence.md
+    "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
+                                 [("fair", "bbr_a_fair"), ("bbr", "bbr")]),
+    "coexist-own-kind": screen_rows(O60, [
+        ([label, s], {"src": "o", "config": cfg, "scenario": s})
+        for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")
+        for cfg, label in (("bbr_a_fair", "0.6.0"), ("bbr_a_fair_off", "rules off"))]),
+    "coexist-more": Table({**MORE200, **GRID200}, ["pair (first / second)", "flows, RTT",
+                                                    "buffer, BDP"], [
+        ([pair, where, b], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+        for src, cfg, pair, scen in (
+            ("m", "fair", "bbr_a_fair / cubic", (("x", "1 / 1, 10 / 50 ms"),
+                                                 ("y", "1 / 1, 50 / 10 ms"),
+                                                 ("f", "1 / 4, 20 ms"))),
+            ("m", "fairb", "bbr_a_fair / bbr", (("c", "1 / 1, 20 ms"),)),
+            ("g", "abbr", "bbr_a / cubic", (("c", "1 / 1, 20 ms"),)))
+        for p, where in scen for b in ("0.5", "2", "20")], [
+        Col("first's share %", "share0", 1, 100), Col("Jain", "jain", 3),
+        Col("harm to the second", "harm", 2), Col("second's self-harm", "self_harm", 2)],
+        what=COEX_WHAT.replace("cubic's throughput", "the second's throughput (all its "
+                               "flows)").replace("with cubic as the other flow",
+                                                 "with the second's cc as the first")),
     # docs/reproduction.md
     "fig5-flows": Table({"s": f"{R}/fig5"}, ["buffer", "algorithm"], [
         ([f"{s[1:]} BDP", cc], {"src": "s", "scenario": s, "config": cc})

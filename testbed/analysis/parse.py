@@ -275,15 +275,18 @@ def parse_snmp_tcp(path):
         return None
 
 
-TRACE_LINE = re.compile(r"\s(\d+\.\d+): bbr_a_gain: (.*)$")
+# the ring buffer's stamp: seconds ("boot" clock) or a count ("counter" clock)
+TRACE_LINE = re.compile(r"\s(\d+(?:\.\d+)?): bbr_a_gain: (.*)$")
 
 
 # enum bbr_why of tcp_bbr_a.c, in order
 GAIN_WHY = ("fixed", "probe", "hold", "drain", "lossy", "cruise", "lt_bw", "recovery")
 
 
-def parse_trace_file(path):
-    """Events of the bbr_a:bbr_a_gain tracepoint: [(time_s, {field: int})], [] if no file."""
+def parse_trace_file(path, offset_s=0.0):
+    """Events of the bbr_a:bbr_a_gain tracepoint: [(time_s, {field: int})], [] if no file.
+    time_s is the event's t_us (TCP's clock, CLOCK_MONOTONIC) + offset_s, on the uptime
+    clock; a trace without t_us (before module 0.6.1) is dated by its ring-buffer stamp."""
     events = []
     try:
         with open(path) as f:
@@ -296,7 +299,8 @@ def parse_trace_file(path):
                               (kv.split("=", 1) for kv in m.group(2).split())}
                 except ValueError:
                     continue  # a line cut short when the reader was stopped
-                events.append((float(m.group(1)), fields))
+                t = fields["t_us"] / 1e6 + offset_s if "t_us" in fields else float(m.group(1))
+                events.append((t, fields))
     except FileNotFoundError:
         return []
     return events

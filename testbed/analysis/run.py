@@ -395,7 +395,8 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
     if run["env"].get("client") == "flent":
         return flent_run_analysis(run)
     tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
-    inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(os.path.join(d, "trace.txt"))}
+    inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(
+        os.path.join(d, "trace.txt"), fnum(run["env"], "trace_offset_cs", run["penv"], 0) / 100)}
     ends = run["env"].get("ends_s", "").split()
     for fl in run["flows"]:
         flow_metrics(run, fl, inputs, tables)

@@ -5,7 +5,7 @@ from .stats import mean
 
 TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
               "cwnd_gain", "rtt_us", "rtt_max_us", "phi", "min_rtt_us", "bw_mbps", "cwnd",
-              "inflight", "cwnd_limited", "lossy", "round_lost", "ev"]
+              "inflight", "cwnd_limited", "lossy", "round_lost", "ev", "bw_hi_mbps", "compete"]
 
 
 def trace_rows(events, fl, sport, t0):
@@ -21,14 +21,17 @@ def trace_rows(events, fl, sport, t0):
                      e["gain"], e["cwnd_gain"], e["rtt_us"], e["rtt_max_us"],
                      None if phi is None else round(phi, 4), e["min_rtt_us"],
                      round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"],
-                     e.get("lossy"), e.get("round_lost"), e.get("ev", 0)])
+                     e.get("lossy"), e.get("round_lost"), e.get("ev", 0),
+                     round(e["bw_hi_bps"] / 1e6, 4) if "bw_hi_bps" in e else None,
+                     e.get("compete")])
     return rows
 
 
 def trace_stats(rows, w0, w1):
     """Per flow, over [w0, w1]: share of PROBE_BW events per gain reason, share of events
     that found the flow cwnd-limited, mean phi, mean queueing delay rtt - min_rtt (ms) at its
-    ACKs; None without events."""
+    ACKs, and (bbr_a_fair, module 0.6.0+) the share that found a competitor (compete);
+    None without events."""
     pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
     if not pb:
         return None
@@ -37,15 +40,20 @@ def trace_stats(rows, w0, w1):
         why[r[6]] = why.get(r[6], 0) + 1
     phis = [r[11] for r in pb if r[11] is not None]
     queue = [(r[9] - r[12]) / 1000 for r in pb if r[9] >= 0]
-    return {"events": len(pb),
-            "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
-            "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
-            "phi_mean": round(mean(phis), 4) if phis else None,
-            "queue_ms_mean": round(mean(queue), 3) if queue else None}
+    comp = [r[21] for r in pb if r[21] is not None]
+    out = {"events": len(pb),
+           "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
+           "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
+           "phi_mean": round(mean(phis), 4) if phis else None,
+           "queue_ms_mean": round(mean(queue), 3) if queue else None}
+    if comp and pb[0][2] == "bbr_a_fair":
+        out["compete_share"] = round(sum(comp) / len(comp), 4)
+    return out
 
 
 TRACE_BIN_COLS = ["t_s", "flow", "rtt_ms", "events", "bw_mbps", "cwnd", "inflight",
-                  "queue_ms", "cwnd_limited_share", "probe_share", "drain_share"]
+                  "queue_ms", "cwnd_limited_share", "probe_share", "drain_share", "bw_hi_mbps",
+                  "compete_share"]
 
 
 def trace_bins(rows, step):
@@ -63,9 +71,13 @@ def trace_bins(rows, step):
             return round(mean([float(x[k]) for x in rs]), 3)
         queue = [(float(x["rtt_us"]) - float(x["min_rtt_us"])) / 1000
                  for x in rs if float(x["rtt_us"]) >= 0]
+        his = [float(x["bw_hi_mbps"]) for x in rs if x.get("bw_hi_mbps") not in (None, "")]
+        comp = [float(x["compete"]) for x in rs if x.get("compete") not in (None, "")]
         out.append([round(b * step, 3), flow, rs[0]["rtt_ms"], len(rs), avg("bw_mbps"),
                     avg("cwnd"), avg("inflight"), round(mean(queue), 3) if queue else None,
                     avg("cwnd_limited"),
                     round(sum(x["why"] == "probe" for x in rs) / len(rs), 3),
-                    round(sum(x["why"] == "drain" for x in rs) / len(rs), 3)])
+                    round(sum(x["why"] == "drain" for x in rs) / len(rs), 3),
+                    round(mean(his), 3) if his else None,
+                    round(mean(comp), 3) if comp else None])
     return out

@@ -92,9 +92,30 @@ start_trace() {
 	echo $TRACE_BUF_KB > $TRACEFS/buffer_size_kb 2>/dev/null ||
 		log "warning: cannot size the trace buffer; the gain trace may lose its first events"
 	echo > $TRACEFS/trace
-	echo boot > $TRACEFS/trace_clock # the clock of /proc/uptime
+	# Events carry their time as t_us (TCP's clock, CLOCK_MONOTONIC); the "counter" clock
+	# reads no clock, and on UML every clock read in a process moves the guest's time.
+	echo counter > $TRACEFS/trace_clock
+	trace_clock_offset
 	[ "$TRACE" = off ] || echo 1 > $TRACEFS/events/bbr_a/bbr_a_gain/enable
 	TRACING=1
+}
+# trace_clock_offset: param trace_offset_cs, what to add to an event's t_us (CLOCK_MONOTONIC)
+# to put it on /proc/uptime's clock (CLOCK_BOOTTIME), in 1/100 s: the time the machine has
+# spent suspended, 0 on a server or a guest. Shell builtins only (no process to start).
+trace_clock_offset() {
+	read -r up _ < /proc/uptime
+	mono=
+	while read -r a b ns _; do
+		[ "$a $b" = "now at" ] && { mono=$ns; break; }
+	done < /proc/timer_list
+	if [ -z "$mono" ]; then
+		log "warning: no 'now at' in /proc/timer_list: the gain trace is put on the uptime clock unshifted"
+		param trace_offset_cs 0
+		return 0
+	fi
+	cs=${up#*.}
+	cs=${cs#0} # "07" is not octal 7 to $(( ))
+	param trace_offset_cs $((${up%.*} * 100 + cs - mono / 10000000))
 }
 # stop_trace: disable the event and write the buffer to trace.txt; say if events were lost.
 stop_trace() {

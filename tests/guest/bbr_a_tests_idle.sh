@@ -26,7 +26,7 @@ t_idle_restart() {
 	grep 'bbr_a_gain:' $TRACE/trace >"$_t.trace"
 	[ $_rc = 0 ] || fail "iperf3 -C $_cc -b 80K failed: $(tail -n 3 "$_t.txt")"
 	_all=$(grep -c " dport=$_port " "$_t.trace")
-	_n=$(grep " dport=$_port " "$_t.trace" | grep -c " algo=$_algo .* ev=2\$")
+	_n=$(grep " dport=$_port " "$_t.trace" | grep -c " algo=$_algo .* ev=2 ")
 	echo "$_cc: $_n idle-restart (ev=2) events of $_all"
 	# the connection starts app-limited, so its first send is one: ask for a second
 	[ "$_n" -ge 2 ] || fail "$_n ev=2 events for the $_cc connection (dport=$_port), 2 or more expected:" \

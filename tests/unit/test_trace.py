@@ -50,4 +50,39 @@ def test_trace_bins():
     # flow 1: bin 0 (one probe), bin 1 (drain + fixed; STARTUP event left out); flow 2: bin 0
     assert [r[:4] for r in out] == [[0.0, 1, "10.0", 1], [1.0, 1, "10.0", 2], [0.0, 2, "10.0", 1]]
     assert out[1][7] == 4.0  # queue: only the event with an RTT sample
-    assert out[1][8:] == [0.5, 0.0, 0.5]  # cwnd-limited, probe, drain shares
+    assert out[1][8:11] == [0.5, 0.0, 0.5]  # cwnd-limited, probe, drain shares
+    assert out[1][11:] == [None, None]  # no bound, no competitor flag (not bbr_a_fair)
+
+
+def test_bbr_a_fair_bound_and_competitor_in_rows_stats_and_bins(tmp_path):
+    """bbr_a_fair's bw bound (bw_hi_bps) and competitor flag reach trace.csv, the flow's
+    trace statistics (compete_share) and the time bins."""
+    def line(t, compete, hi):
+        return (f" x-1 [000] ..s1. {t}: bbr_a_gain: sport=40000 dport=5201 algo=1 mode=2 "
+                f"phase=0 why=0 gain=256 cwnd_gain=512 rtt_us=12000 rtt_max_us=24000 "
+                f"min_rtt_us=10000 bw_bps=20000000 cwnd=40 inflight=38 cwnd_limited=1 "
+                f"lossy=0 round_lost=0 ev=0 bw_hi_bps={hi} compete={compete}\n")
+    p = tmp_path / "trace.txt"
+    p.write_text(line(101.0, 0, 0) + line(101.5, 1, 30000000) + line(102.5, 1, 40000000))
+    fl = {"index": 1, "cc": "bbr_a_fair", "rtt_ms": 20.0, "port": 5201}
+    rows = analyze.trace_rows(analyze.parse_trace_file(str(p)), fl, 40000, t0=100.0)
+    cols = analyze.TRACE_COLS
+    assert [(r[cols.index("bw_hi_mbps")], r[cols.index("compete")]) for r in rows] == \
+        [(0.0, 0), (30.0, 1), (40.0, 1)]
+    assert analyze.trace_stats(rows, 0.0, 5.0)["compete_share"] == round(2 / 3, 4)
+    dicts = [{k: ("" if v is None else str(v)) for k, v in zip(cols, r)} for r in rows]
+    bins = analyze.trace_bins(dicts, 1.0)
+    assert [b[11:] for b in bins] == [[15.0, 0.5], [40.0, 1.0]]
+
+
+def test_events_dated_by_tcp_clock(tmp_path):
+    """Module 0.6.1+: the trace clock is "counter" (stamps are counts) and each event's time
+    is its t_us, shifted by the run's trace_offset_cs onto the uptime clock."""
+    p = tmp_path / "trace.txt"
+    p.write_text(
+        " iperf3-90 [000] ..s1. 17: bbr_a_gain: sport=40000 dport=5201 algo=0 mode=2 "
+        "phase=0 why=1 gain=330 cwnd_gain=512 rtt_us=12000 rtt_max_us=24000 "
+        "min_rtt_us=10000 bw_bps=20000000 cwnd=40 inflight=38 cwnd_limited=1 lossy=0 "
+        "round_lost=0 ev=0 bw_hi_bps=0 compete=0 t_us=101500000\n")
+    assert [t for t, _ in analyze.parse_trace_file(str(p))] == [101.5]
+    assert [t for t, _ in analyze.parse_trace_file(str(p), 2.5)] == [104.0]

@@ -8,6 +8,7 @@ from ..cli import cli_errors
 from ..common import AnalysisError
 from ..run import find_runs
 from ..tables import table
+from .coexist import coexist_shares
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
 from .evaluation import loss_plot, series_plot
 from .flentplot import flent_plots
@@ -63,6 +64,9 @@ def command(a):
     elif a.eval_loss:
         for p in a.paths:
             print(loss_plot(p, a.outdir))
+    elif a.coexist:
+        for p in a.paths:
+            print(coexist_shares(p, outdir=a.outdir))
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -98,6 +102,9 @@ def main(argv=None):
     ap.add_argument("--eval-loss", action="store_true",
                     help="the paths are analyze.py --evaluation CSVs of a loss sweep: "
                          "utilisation against loss (eval_loss.png)")
+    ap.add_argument("--coexist", action="store_true",
+                    help="the paths are coexistence screens (screen_runs.csv): each '+' "
+                         "item's first cc's share against the buffer (shares.png)")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")

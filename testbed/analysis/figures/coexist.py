@@ -1,0 +1,59 @@
+"""The coexistence grid's figure: the newcomer's share of the throughput against the buffer,
+one panel per RTT, a curve per pairing (its first cc against cubic), 95 % CIs over the seeds."""
+import re
+from collections import defaultdict
+
+from ..common import AnalysisError
+from ..stats import mean_ci95
+from ..tables import load_runs, values
+from . import plt
+from .runs import CC_COLORS, legend_below, save_png
+
+SCENARIO = re.compile(r"^([a-z]+)(\d+(?:\.\d+)?)$")
+
+
+def share_points(runs):
+    """{prefix: {item: [(buffer, mean share of the first cc, CI half-width, seeds)]}} over
+    the runs that are results, for the '+' items whose scenario is PREFIX<buffer>."""
+    groups = defaultdict(list)
+    for r in runs:
+        m = SCENARIO.match(r.get("scenario", ""))
+        if r["problems"] or not m or "+" not in r.get("cc", ""):
+            continue
+        groups[(m.group(1), r["cc"], float(m.group(2)))].append(r)
+    pts = defaultdict(lambda: defaultdict(list))
+    for (prefix, item, buf), rs in sorted(groups.items()):
+        v = [x for x in values(rs, "share0") if x is not None]
+        mean, half = mean_ci95(v)
+        if mean is not None:
+            pts[prefix][item].append((buf, mean, half or 0.0, len(v)))
+    return pts
+
+
+def coexist_shares(path, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None):
+    """shares.png beside path (a screen_runs.csv or screen.sh tree): each '+' item's first
+    cc's share against the buffer, a panel per (scenario prefix, RTT label)."""
+    pts = share_points(load_runs(path))
+    panels = [(p, label) for p, label in panels if p in pts]
+    if not panels:
+        raise AnalysisError(f"{path}: no '+' runs at scenarios {', '.join(p for p, _ in panels)}")
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False)
+    for ax, (prefix, label) in zip(axes[0], panels):
+        for item, p in sorted(pts[prefix].items()):
+            first = item.split("+")[0]
+            xs, ys, es = [x[0] for x in p], [x[1] for x in p], [x[2] for x in p]
+            lo, hi = min(x[3] for x in p), max(x[3] for x in p)
+            ax.errorbar(xs, ys, yerr=es, marker="o", ms=4, capsize=3,
+                        color=CC_COLORS.get(first) if first != item.split("+")[-1] else "grey",
+                        label=f"{item} ({lo if lo == hi else f'{lo}..{hi}'} seeds)")
+        ax.axhline(0.5, color="black", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        bufs = sorted({x[0] for p in pts[prefix].values() for x in p})
+        ax.set_xticks(bufs, [f"{b:g}" for b in bufs])
+        ax.minorticks_off()
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("buffer (x BDP)")
+        ax.set_ylabel("first cc's share of the throughput")
+        ax.set_title(f"one flow each, {label}", fontsize=9)
+        legend_below(ax)
+    return save_png(fig, path if not path.endswith("/") else path[:-1], outdir, "shares.png")
