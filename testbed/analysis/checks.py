@@ -10,7 +10,9 @@ those made before a check's input was recorded pass that check.
                 unless it was planned so: a finite flow (size), one that leaves (end_s)
                 or one started after the interval's start
     delivery    under half the link's payload ceiling without random loss, and with under
-                1 % of segments retransmitted: nothing the path does explains it
+                1 % of segments retransmitted: nothing the path does explains it; not
+                applied to runs with finite flows (--sizes), whose link idles by design
+                once they complete, and whose trains' bytes the utilisation leaves out
     memory      TCP entered memory pressure (netstat TCPMemoryPressures in any end host):
                 its receivers then clamp their windows to 4 segments (testbed/topology.sh)
 
@@ -56,7 +58,7 @@ def problems(r):
     loss = _num(r.get("loss_pct", p.get("loss_pct"))) or 0
     util, retx = r.get("utilization"), r.get("retrans_rate")
     if (util is not None and util < DELIVERY_SHARE * PAYLOAD_CEILING and loss == 0
-            and (retx or 0) < DELIVERY_RETRANS):
+            and (retx or 0) < DELIVERY_RETRANS and not p.get("sizes")):
         out.append(f"delivery ({util:.3f} of the link without loss, "
                    f"{100 * (retx or 0):.2f} % retransmitted)")
     if r.get("tcp_memory_pressures"):
