@@ -34,9 +34,11 @@ def test_blocks_render_from_committed_summaries_only():
     for name, table in BLOCKS.items():
         for path in table.sources.values():
             assert path.startswith("docs/results/"), (name, path)
-            if path.endswith(".csv"):  # per-run rows, or per-run windows of shares
-                assert path.endswith(("screen_runs.csv", "windows.csv")) and path in tracked, \
-                    (name, path)
+            if path.endswith(".csv"):  # per-run rows, or per-run windows of shares, or
+                # analyze.py --evaluation's per-run rows (test_evaluation_results.py: equal
+                # to the summaries beside them)
+                assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) \
+                    and path in tracked, (name, path)
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
                 assert any(t.startswith(path + "/") and t.endswith("/summary.json")
                            for t in tracked), (name, path)
