@@ -42,6 +42,17 @@ def streams(data):
     return sorted(out, key=lambda km: km[1].get("IDX", 0))
 
 
+def meta_int(m, key):
+    """An integer of a stream's SERIES_META (None without one): flent keeps some of
+    netperf's values as it printed them, so TCP_RETRANSMIT can be "5" where BYTES_SENT is
+    3948544 (tcp_nup)."""
+    v = m.get(key)
+    try:
+        return None if v in (None, "") else int(float(v))
+    except (TypeError, ValueError):
+        return None
+
+
 def series_mean(data, name, w0, w1):
     """The mean of a series over the samples with x in [w0, w1] (None without one)."""
     xs, ys = data["x_values"], data["results"].get(name, [])
@@ -82,9 +93,9 @@ def flent_flows(d, env, w0, w1):
                 fairness.append(series_mean(data, name, w0, w1))
         for name, m in streams(data):
             k = stream_class(data, name, m, len(rtts))
-            sent = m.get("BYTES_SENT") or 0
-            retx = m.get("TCP_RETRANSMIT")
-            segs = round(sent / (m.get("TCP_MSS") or 1448)) + (retx or 0)
+            sent = meta_int(m, "BYTES_SENT") or 0
+            retx = meta_int(m, "TCP_RETRANSMIT")
+            segs = round(sent / (meta_int(m, "TCP_MSS") or 1448)) + (retx or 0)
             base = env.get(f"base_rtt_ms_s{k}")
             flows.append({
                 "index": len(flows) + 1, "class": k, "cc": m.get("CONG_CONTROL") or "",
