@@ -38,6 +38,14 @@
         and 95 % CI over the seeds of each flow's throughput, their ratio, Jain's index and
         the utilisation, with the paper's numbers.
 
+    plot.py --flent DIR [--outdir OUT]
+        flent's own plots (flent -i FILE -p PLOT) of every *.flent.gz under DIR: runs whose
+        traffic was flent's (rtt_fairness.sh --flent); PNGs beside the data files.
+    plot.py --eval-series CSV / --eval-loss CSV [--outdir OUT]
+        From analyze.py --evaluation's CSVs: eval_series.png (the queue and the RTT over
+        time per qdisc under a rate schedule, seed 002) or eval_loss.png (utilisation
+        against random loss, seed 003).
+
     plot.py --docs [--check] [FILE.md...]
         Rewrite the generated tables of README.md and docs/*.md (between <!-- table:NAME -->
         and <!-- /table -->; testbed/analysis/docs_blocks.py says what each renders, from

@@ -60,6 +60,21 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --timeout S        wall-clock limit per guest run (default 600 + 30 x duration)
   --mem MB           guest memory (default: guest runner's)
   --no-analysis      only run; analyse later with testbed/analyze.py DIR
+  --scenario FILE    a scenario file (testbed/scenarios/*.ini, testbed/scenario_file.py):
+                     its options, under the ones given here (--duration 10 shortens it);
+                     a relative FILE not found here is taken from the repository
+  --point NAME       the file's point (variant) to run, for a file with [point.*] sections
+  --qdisc Q          the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel,
+                     each of the same --buffer-bdp (testbed/topology.sh's tb_aqm)
+  --qdisc-opts "O"   more tc options for it, appended (e.g. "target 10ms")
+  --rate-schedule T:MBIT,...  the bottleneck's rate from T s after the first start on
+  --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
+                     its end), or a train B1/B2/... of connections (scenario.sh --sizes)
+  --gap S            a train's pause after each completion (default 0.1)
+  --ends S,...       per flow: when it stops, s after the first start (0: the run's end)
+  --flent TEST       the traffic is flent's TEST (tcp_1up, tcp_nup, rtt_fair_var_down) in the
+                     same namespaces (testbed/lib/flent.sh); its data files in RUN/flent/,
+                     plotted by flent: plots/plot.py --flent OUT
   --dry-run          validate and print the plan; set nothing up
   -h, --help         this text
 
@@ -75,7 +90,24 @@ EOF
 CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WARMUP=5 FLOWS_PER_RTT=1
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
+QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
 MODULE_PARAMS=()
+declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
+set_opt() { # set_opt OPTION VALUE
+	case $1 in
+	--cc) CCS=$2 ;; --rtt) RTTS=$2 ;; --rate) RATE=$2 ;; --buffer-bdp) BUFFER_BDP=$2 ;;
+	--loss) LOSS=$2 ;; --duration) DURATION=$2 ;; --warmup) WARMUP=$2 ;;
+	--cooldown) COOLDOWN=$2 ;; --flows-per-rtt) FLOWS_PER_RTT=$2 ;; --stagger) STAGGER=$2 ;;
+	--starts) STARTS=$2 ;; --repeat) REPEAT=$2 ;; --seed) SEED=$2 ;; --jitter) JITTER=$2 ;;
+	--out) OUT=$2 ;; --backend) BACKEND=$2 ;; --kernel) KERNEL=$2 ;;
+	--module-param) MODULE_PARAMS+=("$2") ;; --interval) INTERVAL=$2 ;;
+	--sample-ms) SAMPLE_MS=$2 ;; --timeout) TIMEOUT=$2 ;; --mem) MEM=$2 ;; --streams) STREAMS=$2 ;;
+	--client) CLIENT=$2 ;; --trace) TRACE=$2 ;; --qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;;
+	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
+	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
+	*) return 1 ;;
+	esac
+}
 while [[ $# -gt 0 ]]; do
 	opt=$1
 	case $opt in
@@ -84,29 +116,49 @@ while [[ $# -gt 0 ]]; do
 	--no-analysis) ANALYSIS=0; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
-		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace) ;;
+		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
+		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
-	val=$2
+	set_opt "$opt" "$2"
+	GIVEN[$opt]=1
 	shift 2
-	case $opt in
-	--cc) CCS=$val ;; --rtt) RTTS=$val ;; --rate) RATE=$val ;; --buffer-bdp) BUFFER_BDP=$val ;;
-	--loss) LOSS=$val ;; --duration) DURATION=$val ;; --warmup) WARMUP=$val ;;
-	--cooldown) COOLDOWN=$val ;; --flows-per-rtt) FLOWS_PER_RTT=$val ;; --stagger) STAGGER=$val ;;
-	--starts) STARTS=$val ;; --repeat) REPEAT=$val ;; --seed) SEED=$val ;; --jitter) JITTER=$val ;;
-	--out) OUT=$val ;; --backend) BACKEND=$val ;; --kernel) KERNEL=$val ;;
-	--module-param) MODULE_PARAMS+=("$val") ;; --interval) INTERVAL=$val ;;
-	--sample-ms) SAMPLE_MS=$val ;; --timeout) TIMEOUT=$val ;; --mem) MEM=$val ;; --streams) STREAMS=$val ;;
-	--client) CLIENT=$val ;; --trace) TRACE=$val ;;
-	esac
 done
+
+# ---- a scenario file: its options under the command line's ---------------------------------
+# testbed/scenario_file.py checks the file (one line naming the field) and turns it into
+# this script's options; a class with a cc of its own makes the items name the others'.
+if [[ -n $SCENARIO ]]; then
+	[[ -f $SCENARIO || $SCENARIO == /* || ! -f $REPO/$SCENARIO ]] || SCENARIO=$REPO/$SCENARIO
+	[[ -f $SCENARIO ]] || bad "--scenario: no file '$SCENARIO'"
+	fargs=(options "$SCENARIO")
+	[[ -z $POINT ]] || fargs+=(--point "$POINT")
+	[[ -z ${GIVEN[--cc]:-} ]] || fargs+=(--cc "$CCS")
+	said=$(/usr/bin/python3 "$REPO/testbed/scenario_file.py" "${fargs[@]}" 2>&1) ||
+		bad "${said#scenario_file.py: error: }"
+	while IFS=$'\t' read -r o v; do
+		[[ -n $o ]] || continue
+		[[ -n ${GIVEN[$o]:-} && $o != --cc ]] || set_opt "$o" "$v" ||
+			die "scenario_file.py gave an unknown option '$o'"
+	done <<<"$said"
+elif [[ -n $POINT ]]; then
+	bad "--point needs --scenario"
+fi
 
 scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the options of one run
 	SARGS=(--cc "${1//+/,}" --rtt "$RTTS" --flows-per-rtt "$FLOWS_PER_RTT" --rate "$RATE" --buffer "$4"
 		--loss "$LOSS" --duration "$DURATION" --warmup "$WARMUP" --stagger "$STAGGER" --jitter "$JITTER"
 		${STARTS:+--starts "$STARTS"} --seed "$2" --interval "$INTERVAL" --sample-ms "$SAMPLE_MS" --out "$3"
 		--load "$5" --streams "$STREAMS" --client "$CLIENT" --trace "$TRACE")
+	# the bottleneck's and the flows' variety, only when asked for: a run's arguments stay
+	# what they were otherwise
+	[[ $QDISC == bfifo ]] || SARGS+=(--qdisc "$QDISC")
+	[[ -z $QDISC_OPTS ]] || SARGS+=(--qdisc-opts "$(tr -s ' ' , <<<"$QDISC_OPTS")")
+	[[ -z $RATE_SCHEDULE ]] || SARGS+=(--rate-schedule "$RATE_SCHEDULE")
+	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
+	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
+	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")
 	local p
 	for p in "${MODULE_PARAMS[@]}"; do SARGS+=(--module-param "$p"); done
 }
@@ -282,6 +334,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "buffer_packets=$PKTS"
 			echo "repeat_index=$r"
 			echo "wall_s=$(($(date +%s) - start))"
+			[[ -z $SCENARIO ]] || echo "scenario=${SCENARIO#"$REPO"/}${POINT:+ $POINT}"
 		} >"$dir/run.env"
 	done
 done

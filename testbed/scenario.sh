@@ -39,6 +39,18 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        order (rtt_fairness.sh passes all ccs it compares, so that every run
                        of a comparison prepares the kernel with the same commands)
   --port-base P        first receiver port (default 5201)
+  --qdisc Q            the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel, each
+                       holding at most --buffer bytes (topology.sh's tb_aqm: RED's thresholds)
+  --qdisc-opts O,O     more tc options for that qdisc, comma separated (target,10ms), appended
+  --rate-schedule T:MBIT,...  the bottleneck's rate becomes MBIT at T s after the first start
+                       (--rate until the first T); the changes' times in rate_changes.txt
+  --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
+                       B1/B2/...: connections of these sizes in turn, each --gap s after the
+                       previous one completed, until the flow's end (needs --client tcpflow)
+  --gap S              a train's pause between a completion and the next start (default 0.1)
+  --ends S,...         per flow: when it stops, s after the first start (0: the run's end)
+  --flent TEST         the traffic is flent's TEST instead (tcp_1up, tcp_nup, rtt_fair_var_down;
+                       testbed/lib/flent.sh says where each part runs); its *.flent.gz in flent/
   --streams N          at most N flows per client process (1..128, default 128): flows of one
                        RTT class that start together run as one client (iperf3 -P, tcpflow
                        --streams; its own TCP connection each); 1 = one process per flow
@@ -61,7 +73,8 @@ warn() { echo "scenario: warning: $*" >&2; }
 
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
-STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on
+STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
+SIZES='' ENDS='' GAP=0.1 FLENT=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
@@ -76,6 +89,8 @@ while [ $# -gt 0 ]; do
 	--interval) INTERVAL=$2 ;; --sample-ms) SAMPLE_MS=$2 ;; --port-base) PORT_BASE=$2 ;;
 	--out) OUT=$2 ;; --streams) STREAMS=$2 ;; --module-param) MODULE_PARAMS="$MODULE_PARAMS $2" ;;
 	--load) LOAD=$2 ;; --client) CLIENT=$2 ;; --trace) TRACE=$2 ;;
+	--qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;; --rate-schedule) RATE_SCHEDULE=$2 ;;
+	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -95,6 +110,9 @@ case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 . "$TB_SRC/lib/traffic.sh"
 # shellcheck source=testbed/topology.sh
 . "$TB_SRC/topology.sh"
+# only with --flent: other runs read no more than they did
+# shellcheck source=testbed/lib/flent.sh
+[ -z "$FLENT" ] || . "$TB_SRC/lib/flent.sh"
 
 check_options
 [ "$MODE" != check ] || exit 0
@@ -117,7 +135,7 @@ export PATH="$PATH:/sbin:/usr/sbin:/bin:/usr/bin"
 # staggered run other ports.
 TB_DIR=$(cd "$(dirname "$0")" && pwd)
 tb_find_tools || exit 1
-traffic_tools
+if [ -n "$FLENT" ]; then flent_tools; else traffic_tools; fi
 for t in awk timeout; do command -v $t >/dev/null 2>&1 || die "$t is required"; done
 PING=ping
 command -v ping >/dev/null 2>&1 || { command -v busybox >/dev/null 2>&1 && PING="busybox ping"; } ||
@@ -129,12 +147,13 @@ OUT=$(cd "$OUT" && pwd)
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/bbra-scen.XXXXXX") || die "mktemp failed"
 PARAMS_FILE=$SCRATCH/params.env
 
-SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' TRACING=0
+SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' SCHEDULE_PID='' TRACING=0
 cleanup() {
 	rc=$?
 	trap - EXIT INT TERM
 	# shellcheck disable=SC2086
-	[ -z "$SAMPLER_PIDS$CLIENT_PIDS$SERVER_PIDS" ] || kill $SAMPLER_PIDS $CLIENT_PIDS $SERVER_PIDS 2>/dev/null
+	[ -z "$SAMPLER_PIDS$CLIENT_PIDS$SERVER_PIDS$SCHEDULE_PID" ] ||
+		kill $SAMPLER_PIDS $CLIENT_PIDS $SERVER_PIDS $SCHEDULE_PID 2>/dev/null
 	stop_trace
 	tb_teardown
 	module_cleanup
@@ -161,16 +180,19 @@ NGROUPS=$(wc -l < "$SCRATCH/groups.txt")
 param flows "$NFLOWS"
 param iperf3_clients "$NGROUPS"
 param streams_per_client_max "$STREAMS"
+[ -z "$FLENT" ] || CLIENT=flent
 param client "$CLIENT"
 param flow_table "index class rtt_ms cc port start_s run_s group stream (file flows.txt)"
 
 # ---- topology --------------------------------------------------------------------------------
 # shellcheck disable=SC2034 # read by tb_setup (topology.sh)
-TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUFFER TB_LOSS=$LOSS
+TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUFFER TB_LOSS=$LOSS TB_QDISC=$QDISC TB_QDISC_OPTS=$QDISC_OPTS
 tb_setup || die "topology setup failed"
 param ns_prefix "$TB_PREFIX"
 param sockbuf_bytes "$TB_SOCKBUF"
-log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %"
+said=
+[ "$QDISC" = bfifo ] || said=", $QDISC"
+log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}$said"
 
 k=1
 for rtt in $RTTS; do
@@ -185,7 +207,7 @@ done
 record_counters start
 
 # ---- receivers, samplers -----------------------------------------------------------------------
-start_receivers
+[ -n "$FLENT" ] || start_receivers
 start_samplers
 start_trace
 
@@ -199,15 +221,22 @@ while read -r group class cc _; do
 done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
-start_clients
-log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
-wait_clients
+start_rate_schedule
+if [ -n "$FLENT" ]; then
+	start_flent
+	log "flent $FLENT started, running ~$DURATION s"
+	wait_flent
+else
+	start_clients
+	log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
+	wait_clients
+fi
 read -r t1 _ < /proc/uptime
 param end_uptime "$t1"
 
 # shellcheck disable=SC2086
-[ -z "$SAMPLER_PIDS" ] || kill $SAMPLER_PIDS 2>/dev/null
-SAMPLER_PIDS=
+[ -z "$SAMPLER_PIDS$SCHEDULE_PID" ] || kill $SAMPLER_PIDS $SCHEDULE_PID 2>/dev/null
+SAMPLER_PIDS='' SCHEDULE_PID=''
 record_final
 param flows_failed "$FAILED"
 param flows_not_connected "$NOT_CONNECTED"

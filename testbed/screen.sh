@@ -29,7 +29,12 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    LOSS percent random loss, FLOWS flows per RTT class, or a count per class
                    joined by '+' (1+4) (both: rtt_fairness.sh's --loss and --flows-per-rtt,
                    for this scenario) (default
-                   b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5)
+                   b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5);
+                   or @FILE[:POINT+POINT...], a scenario file (testbed/scenarios/*.ini):
+                   one scenario per point of it (or per point named), named after the
+                   point (the file's name without .ini when it has none); its jobs take --duration, --rate, --flows-per-rtt and
+                   --sample-ms from this command line only when they are given here, and
+                   their keys hold a hash of the file
   --seeds LIST     comma separated seeds (default 1,2,3)
   --duration S     seconds per run (default 30)
   --rate MBIT      bottleneck rate (default 100)
@@ -87,8 +92,20 @@ hashes() {
 	KERNELID=$(kernel_id "$1")
 }
 # key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments, the hashes of the
-# module and testbed sources and the kernel (what the result depends on).
-key_line() { printf '%s module=%s testbed=%s kernel=%s\n' "$*" "$MODHASH" "$TBHASH" "$KERNELID"; }
+# module and testbed sources and the kernel (what the result depends on), and for a
+# scenario file's job (--scenario FILE) a hash of the file.
+key_line() {
+	local a prev='' shash=''
+	for a; do
+		[[ $prev != --scenario ]] || shash=" scenario=$(scenario_hash "$a")"
+		prev=$a
+	done
+	printf '%s module=%s testbed=%s kernel=%s%s\n' "$*" "$MODHASH" "$TBHASH" "$KERNELID" "$shash"
+}
+# scenario_path FILE: FILE as rtt_fairness.sh --scenario finds it (here, else in the
+# repository); scenario_hash FILE: 12 hex digits of its contents.
+scenario_path() { if [[ -f $1 || $1 == /* ]]; then echo "$1"; else echo "$REPO/$1"; fi; }
+scenario_hash() { sha256sum <"$(scenario_path "$1")" | cut -c1-12; }
 # old_key_holds DIR KEY: a job.key written before keys named the kernel (all up to 0.5.0's
 # committed results) is KEY without its kernel=, and still holds when the kernel its
 # summary.json records (uname -r in the guest: 6.1.192) is the one KERNELID names
@@ -148,7 +165,7 @@ fi
 
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
 SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS='' SAMPLE=0 DRY=0 SLURM=0 SLURM_OPTS='' CLIENT=auto TRACE=on
-WARMUP=''
+WARMUP='' FGIVEN=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -162,6 +179,9 @@ while [[ $# -gt 0 ]]; do
 	--configs) CONFIGS=$2 ;; --out) OUT=$2 ;; --scenarios) SCEN=$2 ;; --seeds) SEEDS=$2 ;;
 	--duration) DUR=$2 ;; --rate) RATE=$2 ;; --flows-per-rtt) FPR=$2 ;; --backend) BACKEND=$2 ;;
 	--jobs) JOBS=$2 ;; --sample-ms) SAMPLE=$2 ;; --slurm-opts) SLURM_OPTS=$2 ;; --client) CLIENT=$2 ;;
+	esac
+	case $1 in # what a scenario file's jobs take from here only when given
+	--duration | --rate | --flows-per-rtt | --sample-ms) FGIVEN+=("$1" "$2") ;;
 	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;;
 	esac
 	shift 2
@@ -186,6 +206,34 @@ while read -r name cc params; do
 	for p in $params; do margs+=(--module-param "$p"); done
 	parts=${cc//[!+]/}
 	for sc in "${scenarios[@]}"; do
+		if [[ $sc == @* ]]; then # a scenario file: a scenario per point, checked by rtt_fairness.sh
+			f=${sc#@} want=''
+			[[ $f != *:* ]] || { want=${f##*:} && f=${f%:*}; }
+			[[ -f $(scenario_path "$f") ]] || bad "--scenarios: no scenario file '$f'"
+			# in the repository: its path from there, so that the job keys name no machine
+			[[ $f != "$REPO"/* ]] || f=${f#"$REPO"/}
+			pts=$(/usr/bin/python3 "$REPO/testbed/scenario_file.py" points "$(scenario_path "$f")" 2>&1) ||
+				bad "--scenarios: ${pts#scenario_file.py: error: }"
+			if [[ -n $want ]]; then
+				for pt in ${want//+/ }; do
+					[[ $'\n'$pts$'\n' == *$'\n'$pt$'\n'* ]] || bad "--scenarios: $f has no point '$pt' (it has: $(echo $pts))"
+				done
+				pts=${want//+/ }
+			fi
+			[[ -n $pts ]] || { pts=${f##*/} && pts=-${pts%.ini}; }
+			for pt in $pts; do
+				sname=${pt#-} sargs="--scenario $f"
+				[[ $pt == -* ]] || sargs+=" --point $pt"
+				[[ $sname =~ ^[A-Za-z0-9._+-]+$ ]] || bad "$f: point '$sname' is not a name for a directory"
+				for s in "${seeds[@]}"; do
+					JOBLIST+=("$name/$sname/seed$s --cc $cc $sargs --seed $s ${margs[*]}")
+				done
+				for k in "config $name" "scenario $sname"; do
+					[[ -n ${checked[$k]:-} ]] || { checked[$k]=1; CHECKS+=("${JOBLIST[-1]}"); }
+				done
+			done
+			continue
+		fi
 		IFS=: read -r sname rtts bdp loss flows extra <<<"$sc"
 		[[ -n $sname && -n $rtts && -n $bdp && -z $extra ]] ||
 			bad "--scenarios: bad item '$sc' (NAME:RTTS:BDP[:LOSS[:FLOWS_PER_RTT]])"
@@ -214,9 +262,16 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 # only when given: the job keys of runs with the default warm-up stay what they were
 [[ -z $WARMUP ]] || common+=(--warmup "$WARMUP")
 
+# a scenario file's jobs: the options above that shape a run only when given here
+fcommon=(--backend "$BACKEND" --client "$CLIENT" "${FGIVEN[@]}")
+[[ $TRACE == on ]] || fcommon+=(--trace "$TRACE")
+[[ -z $WARMUP ]] || fcommon+=(--warmup "$WARMUP")
+# job_common ARGS: JC, the common options of the job with these arguments
+job_common() { if [[ " $* " == *" --scenario "* ]]; then JC=("${fcommon[@]}"); else JC=("${common[@]}"); fi; }
+
 hashes "$BACKEND"
 # job_key ARGS: the job.key of the job with these arguments (besides the common ones).
-job_key() { key_line "${common[@]}" "$@"; }
+job_key() { job_common "$@"; key_line "${JC[@]}" "$@"; }
 # job_state KEY ARGS: done (a result with this job key, or with the same key from before keys
 # named the kernel, made on this kernel), stale (a result without it: another key, or none,
 # as a job stopped before its end or made before job keys existed) or todo.
@@ -250,7 +305,9 @@ for j in "${JOBLIST[@]}"; do
 		rm -rf "$OUT/$key.stale"
 		mv "$OUT/$key" "$OUT/$key.stale"
 	fi
-	[[ $state == "done" ]] || todo+=("$key ${common[*]} $args")
+	# shellcheck disable=SC2086
+	job_common $args
+	[[ $state == "done" ]] || todo+=("$key ${JC[*]} $args")
 done
 if ((DRY)); then
 	((SLURM == 0 || ${#todo[@]} == 0)) || slurm_run "$OUT" "$JOBS" "$SLURM_OPTS" 1 "${todo[@]}"
@@ -260,8 +317,10 @@ fi
 # (its cc item and module parameters) and every scenario once
 for j in "${CHECKS[@]}"; do
 	read -r _ args <<<"$j"
+	# shellcheck disable=SC2086
+	job_common $args
 	# shellcheck disable=SC2086 # all it says when it fails, its warnings otherwise
-	said=$("$REPO/testbed/rtt_fairness.sh" "${common[@]}" $args --out "$OUT/.validate" --dry-run 2>&1 >/dev/null) ||
+	said=$("$REPO/testbed/rtt_fairness.sh" "${JC[@]}" $args --out "$OUT/.validate" --dry-run 2>&1 >/dev/null) ||
 		{ printf '%s\n' "$said" >&2; exit 2; }
 	grep 'warning' <<<"$said" >&2 || true
 done

@@ -21,6 +21,9 @@
 #   TB_RATE     bottleneck rate in Mbit/s
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
+#   TB_QDISC    the bottleneck's queue under the htb: bfifo (default), pfifo, red, codel,
+#               fq_codel, each holding at most TB_BUF bytes (tb_aqm says how)
+#   TB_QDISC_OPTS  more tc options for that qdisc, appended (default none)
 #   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
 #               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
 #   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
@@ -164,7 +167,11 @@ tb_setup() {
 	tb_tcn r qdisc add dev to_rcv root handle 1: htb default 1 || return 1
 	tb_tcn r class add dev to_rcv parent 1: classid 1:1 htb rate "${TB_RATE}mbit" ceil "${TB_RATE}mbit" \
 		burst 15k cburst 15k quantum 1514 || return 1
-	tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: bfifo limit "$TB_BUF" || return 1
+	if [ "${TB_QDISC:-bfifo}${TB_QDISC_OPTS:-}" = bfifo ]; then
+		tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: bfifo limit "$TB_BUF" || return 1
+	else
+		tb_aqm || return 1
+	fi
 
 	# senders: one namespace per RTT class, base RTT as netem delay on the ACK path
 	_k=1
@@ -175,6 +182,44 @@ tb_setup() {
 			{ tb_log "netem delay failed on to_s$_k (is sch_netem available?)"; return 1; }
 		_k=$((_k + 1))
 	done
+}
+
+# tb_aqm: the bottleneck's queue when it is not the plain bfifo, sized by the same TB_BUF:
+# pfifo, codel and fq_codel get a limit of TB_BUF / 1514 packets (at least 1; CoDel's
+# target 5 ms and interval 100 ms, fq_codel's 1024 flows are the kernel's defaults); RED a
+# hard limit of TB_BUF bytes, its thresholds where a delay target puts them: min = 5 ms at
+# TB_RATE (CoDel's target, at least 2 packets), max = 3 x min, both cut to fit under
+# TB_BUF / 2 in a shallow buffer, burst = (2 min + max) / (3 avpkt) as tc-red(8) advises,
+# mark probability 0.1 at max. TB_QDISC_OPTS is appended to the tc command (a later option
+# wins). One awk for the numbers: this runs only for those qdiscs, so the processes of a
+# bfifo run stay what they were (UML's seeded random stream).
+tb_aqm() {
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(awk -v b="$TB_BUF" -v r="$TB_RATE" 'BEGIN {
+		p = int(b / 1514 + 0.5); if (p < 1) p = 1
+		mn = r * 1e6 / 8 * 0.005; if (mn < 3028) mn = 3028
+		mx = 3 * mn; if (mx > b / 2) mx = b / 2
+		if (mn > mx / 2) mn = mx / 2
+		bu = int((2 * mn + mx) / (3 * 1514)); if (bu < 2) bu = 2
+		printf "%d %d %d %d\n", p, mn, mx, bu }')
+	case ${TB_QDISC:-bfifo} in
+	bfifo) set -- bfifo limit "$TB_BUF" ;;
+	pfifo) set -- pfifo limit "$1" ;;
+	codel) set -- codel limit "$1" ;;
+	fq_codel) set -- fq_codel limit "$1" ;;
+	red) set -- red limit "$TB_BUF" min "$2" max "$3" avpkt 1514 burst "$4" \
+		bandwidth "${TB_RATE}mbit" probability 0.1 ;;
+	*) tb_log "unknown qdisc '$TB_QDISC'"; return 1 ;;
+	esac
+	# shellcheck disable=SC2086 # tc's words
+	tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: "$@" ${TB_QDISC_OPTS:-} ||
+		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
+}
+
+# tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).
+tb_rate() {
+	tb_tcn r class change dev to_rcv parent 1: classid 1:1 htb rate "${1}mbit" ceil "${1}mbit" \
+		burst 15k cburst 15k quantum 1514
 }
 
 # Kill whatever still runs in our namespaces, then delete them. Safe to call repeatedly,

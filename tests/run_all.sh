@@ -13,4 +13,4 @@ scripts/setup.sh
 echo "== static checks"
 tests/static_checks.sh
 echo "== unit and integration tests"
-exec /usr/bin/python3 -m pytest -v -p no:cacheprovider tests/unit tests/guest "$@"
+exec /usr/bin/python3 -m pytest -v -p no:cacheprovider --durations=30 tests/unit tests/guest "$@"

@@ -75,6 +75,22 @@ deb_sources_line() {
 	else echo "deb [signed-by=$key] $uri $1 main"; fi
 }
 
+# deb_nonfree_stanza: a deb822 apt source for the non-free component of the host's own
+# release (netperf, which flent drives, is only there; Ubuntu's is multiverse), with the URI
+# and keyring of the machine's existing entry for that release: nothing here names a
+# mirror. Printed for scripts/setup.sh, which writes it under /etc/apt/sources.list.d/.
+deb_nonfree_stanza() {
+	local host line uri key comp=non-free
+	host=$(deb_host_codename)
+	[[ -n $host ]] || die "cannot tell the host's Debian release (no VERSION_CODENAME in /etc/os-release)"
+	# shellcheck source=/dev/null
+	[[ $(. "${BBR_A_OS_RELEASE:-/etc/os-release}" && echo "${ID:-}") != ubuntu ]] || comp=multiverse
+	line=$(deb_uri "$host") || exit
+	read -r uri key <<<"$line"
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: %s\n' "$uri" "$host" "$comp"
+	[[ $key == - ]] || printf 'Signed-By: %s\n' "$key"
+}
+
 # deb_apt_opts: the options that make apt-get/apt-cache use the private lists (array).
 deb_apt_opts() {
 	DEB_APT_OPTS=(-o "Dir::Etc::sourcelist=$DEB_APT_DIR/sources.list" -o Dir::Etc::sourceparts=-

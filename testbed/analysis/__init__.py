@@ -11,6 +11,8 @@ numbers in the docs. One module per job, each read in one sitting:
     summary   summary.json of a results directory; its table; paths relative to it
     screen    a screen.sh tree: screen_runs.csv (per run, with provenance), screen.csv
     mixed     a cc per RTT class: shares, and the harm done to the incumbent
+    evaluation  scenario files' metrics: flow completion times, convergence time, sliding
+              Jain, queue and RTT per rate phase; flent: runs whose traffic was flent's
     sweep     analyze.py --sweep-csv; cost: analyze.py --cost
     cli       analyze.py's command line
     paper_values  the paper's numbers
@@ -22,6 +24,7 @@ testbed/analyze.py and plots/plot.py are the command lines' entry points. Import
 package gives the analysis API (not the figures, which need matplotlib): `import analysis`.
 """
 from .checks import *  # noqa: F401,F403
+from .evaluation import *  # noqa: F401,F403
 from .cli import cli_errors, command, main, parser  # noqa: F401
 from .common import *  # noqa: F401,F403
 from .cost import *  # noqa: F401,F403

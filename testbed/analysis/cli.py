@@ -14,6 +14,7 @@ from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen
 from .summary import print_table, summarize
 from .sweep import SWEEP_COLS, sweep_rows
 from .trace import TRACE_BIN_COLS, trace_bins
+from .evaluation import SERIES_COLS, evaluation_runs, evaluation_series
 from .windows import WINDOW_COLS, screen_windows
 
 DESCRIPTION = "Analysis of testbed runs (the only place where raw outputs become numbers)."
@@ -53,6 +54,9 @@ def parser():
                     "windows of every job of the screen tree DIR, to CSV")
     ap.add_argument("--window-s", type=float, default=30.0,
                     help="with --share-windows: window, s")
+    ap.add_argument("--evaluation", metavar="CSV", help="one row per job of the screen tree "
+                    "DIR with its evaluation metrics (analysis/evaluation.py: FCT, convergence, "
+                    "rate phases, flent), to CSV; with rate schedules also CSV's _series.csv")
     ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
                     "CPU s per GB sent of each cc, and A/B per pair")
     return ap
@@ -104,6 +108,21 @@ def check_command(a):
     return 1 if bad else 0
 
 
+def evaluation_command(a):
+    """analyze.py --evaluation CSV DIR: the evaluation metrics of every job of screen tree
+    DIR, one row per run; the rate-scheduled runs' queue and RTT over time beside it."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--evaluation needs one screen directory")
+    cols, rows = evaluation_runs(a.dirs[0])
+    if not rows:
+        raise AnalysisError(f"{a.dirs[0]}: no finished screen jobs")
+    save_csv(a.evaluation, cols, [[r.get(c) for c in cols] for r in rows])
+    series = evaluation_series(a.dirs[0])
+    if series:
+        save_csv(os.path.splitext(a.evaluation)[0] + "_series.csv", SERIES_COLS, series)
+    return 0
+
+
 def cost_command(a):
     """analyze.py --cost CSV: the summary of a scripts/bench_cost.sh CSV, as JSON."""
     with open(a.cost) as f:
@@ -147,6 +166,8 @@ def command(a, ap):
         return trace_bins_command(a)
     if a.cost:
         return cost_command(a)
+    if a.evaluation:
+        return evaluation_command(a)
     if a.share_windows:
         if len(a.dirs) != 1:
             raise AnalysisError("--share-windows needs one screen directory")

@@ -3,6 +3,7 @@ pair (analyze.py --cost)."""
 import statistics
 
 from .common import AnalysisError
+from .stats import mean_ci95
 
 
 def cost_summary(rows):
@@ -26,8 +27,11 @@ def cost_summary(rows):
     def spread(xs):
         xs = sorted(xs)
         return [round(xs[0], 4), round(statistics.median(xs), 4), round(xs[-1], 4)]
+    ratios = [a[p] / b[p] for p in pairs]
+    m, h = mean_ci95(ratios)
     return {"items": order, "pairs": len(pairs),
             "per_gb": {k: spread(by[k].values()) for k in order},
-            "ratio": spread([a[p] / b[p] for p in pairs]),
+            "ratio": spread(ratios),
+            "ratio_mean_ci95": [round(m, 4), None if h is None else round(h, 4)],
             "commits": sorted({r["commit"] for r in rows}),
             "kernels": sorted({r["kernel"] for r in rows})}

@@ -94,7 +94,11 @@ def provenance_line(name, table, used):
     """What the block's numbers come from: {source name: runs used}."""
     runs = [r for rs in used.values() for r in rs]
     files = ", ".join(f"`{table.sources[s]}` ({len(rs)} runs)" for s, rs in used.items())
-    parts = [f"seeds {_seeds(r['seed'] for r in runs)}"]
+    seeds = [r.get("seed") for r in runs if r.get("seed")]
+    parts = [f"seeds {_seeds(seeds)}"] if seeds else []
+    commits = _counted([r.get("commit") for r in runs])
+    if commits:  # a per-run file that records the commit it ran at (bench_cost.sh's)
+        parts.append(f"commit {commits}")
     kernel = _counted([r.get("kernel") for r in runs])
     if kernel:  # a per-run file of an ad-hoc comparison may not record it
         parts.append(f"kernel {kernel}")
@@ -133,8 +137,9 @@ def render(name, table, repo=REPO):
         items = list(labels)
         for c in table.cols:
             key = {**sel, **c.sel}
-            if c.text is not None:
+            if c.text is not None:  # computed from the whole source: all its rows count
                 items.append(c.text(key))
+                used[key["src"]].update((id(r), r) for r in data[key["src"]])
                 continue
             runs = _select(data[key["src"]], key)
             used[key["src"]].update((id(r), r) for r in runs)

@@ -1,7 +1,11 @@
 """The generated blocks of README.md and docs/*.md (docs.py): each name, the committed data
 it renders from and what it shows. A block is placed in a Markdown file by its markers
 alone (<!-- table:NAME --> ... <!-- /table -->), so it can move between files."""
-from .docs import Col, Table, grid
+import csv
+import os
+
+from .cost import cost_summary
+from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS
@@ -158,6 +162,21 @@ SHALLOW = {"s": "docs/results/fair-gains-uml/shallow-30s/screen_runs.csv"}
 SHALLOW_CFG = (("fair", "0.4.0"), ("cap2-16", "2 ms + 16 packets"), ("cap1-8", "1 ms + 8 packets"),
                ("fq1", "drain above 1 ms"), ("hold", "fair_probe_hold=1"))
 
+COST = "docs/results/cost-per-ack-uml/cost.csv"
+
+
+def _cost(pick):
+    """A cell of the per-ACK cost block: pick(summary) of analyze.py --cost's summary."""
+    def text(_sel):
+        with open(os.path.join(REPO, COST)) as f:
+            return pick(cost_summary(list(csv.DictReader(f))))
+    return text
+
+
+def _spread(x, digits):
+    return f"{x[1]:.{digits}f} ({x[0]:.{digits}f} .. {x[2]:.{digits}f})"
+
+
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
@@ -271,6 +290,17 @@ BLOCKS = {
         for label, src, cc in (("bbr", "s", "bbr"), ("bbr_a", "s", "bbr_a"),
                                ("bbr_a_fair 0.2.0", "s", "bbr_a_fair"),
                                ("bbr_a_fair 0.3.0", "g", "bbr_a_fair"))]),
+    # docs/module.md
+    "cost-per-ack": Table({"c": COST}, ["A / B"], [(["bbr_a adaptive=0 / bbr"], {"src": "c"})], [
+        Col("pairs", text=_cost(lambda s: str(s["pairs"]))),
+        Col("CPU s per GB, A", text=_cost(lambda s: _spread(s["per_gb"][s["items"][0]], 1))),
+        Col("CPU s per GB, B", text=_cost(lambda s: _spread(s["per_gb"][s["items"][1]], 1))),
+        Col("A / B, pair by pair", text=_cost(lambda s: "{:.3f} +- {:.3f}".format(
+            *s["ratio_mean_ci95"]) + " ({:.3f} .. {:.3f})".format(s["ratio"][0],
+                                                                  s["ratio"][2])))],
+        what="CPU seconds of the whole UML guest per GB sent (median, min .. max over the "
+             "runs); the ratio's mean +- 95 % CI half-width and range over the pairs; "
+             "scripts/bench_cost.sh, analyze.py --cost", seed_notes=False),
     # docs/coexistence.md
     "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
                                          CONV_SCEN, range(0, 300, 30), 30),
@@ -278,3 +308,62 @@ BLOCKS = {
         {"s": "docs/results/fairness-screen-uml/screen_runs.csv"},
         [([cc, "b5"], {"src": "s", "config": cc, "scenario": "b5"}) for cc in READINGS]),
 }
+
+
+EV = "docs/results/evaluations-uml"
+EV_CCS = ("bbr", "bbr_a", "cubic")
+EV_LOSS = ("l0.001", "l0.1", "l1", "l5", "l20", "l50")
+EV_WHAT = "mean +- 95 % CI half-width over the seeds"
+
+
+def aqm_cols():
+    """Per rate phase (10, 20, 10 Mbit/s): the bottleneck's queueing delay, the flow's
+    smoothed RTT and its throughput."""
+    cols = [Col("runs", "runs")]
+    for what, key, digits in (("queue ms", "qdelay_mean_ms", 1), ("sRTT ms", "srtt_ms", 1),
+                              ("Mbit/s", "tput_mbps", 2)):
+        cols += [Col(f"{what}, {ph}", f"ph{i}_{key}", digits)
+                 for i, ph in ((1, "10"), (2, "20"), (3, "10 again"))]
+    return cols
+
+
+EVAL_BLOCKS = {
+    # docs/evaluations.md
+    "eval-fct": Table({"e": f"{EV}/fct/eval.csv"}, ["cc (every flow)", "point"], [
+        ([cc, "20 Mbit/s, 1 BDP"], {"src": "e", "config": cc, "scenario": "r20-b1"})
+        for cc in EV_CCS], [
+        Col("runs", "runs"), Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
+        Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
+        Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
+        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2),
+        Col("30 MB flow Mbit/s", "finite_flow1_mbps", 2)],
+        what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
+             "per size"),
+    "eval-aqm": Table({"e": f"{EV}/aqm/eval.csv"}, ["qdisc", "cc"], [
+        ([q, cc], {"src": "e", "config": cc, "scenario": q})
+        for q in ("bfifo", "red", "codel") for cc in EV_CCS], aqm_cols(),
+        what=EV_WHAT + "; per phase of the rate schedule (Mbit/s), the first second of each "
+             "left out"),
+    "eval-loss": grid(f"{EV}/loss/eval.csv", "utilization", list(EV_CCS), list(EV_LOSS),
+                      label=lambda s: s[1:], header="random loss %",
+                      what="utilisation (goodput over the rate; ceiling (1 - loss) x 0.956), "
+                           + EV_WHAT),
+    "eval-convergence": Table({"e": f"{EV}/convergence/eval.csv"}, ["cc (both flows)"], [
+        ([cc], {"src": "e", "config": cc, "scenario": "rtt40"}) for cc in EV_CCS], [
+        Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
+        Col("to 95 % s", "conv95_first_s", 1), Col("Jain, 2 s windows", "jain_win_mean"),
+        Col("worst window", "jain_win_min"), Col("first flow Mbit/s", "flow1_mbps", 2),
+        Col("newcomer Mbit/s", "flow2_mbps", 2)],
+        what=EV_WHAT + "; convergence: from the join until the newcomer first holds that "
+             "share of its fair share over a 1 s window; Jain over the windows after the join; "
+             "throughputs over the whole run"),
+    "eval-flent": Table({"e": f"{EV}/flent/eval.csv"}, ["cc (both flows)"], [
+        ([cc], {"src": "e", "config": cc, "scenario": "flent-rtt-fair"})
+        for cc in ("bbr_a_fair", "bbr_a", "bbr")], [
+        Col("runs", "runs"), Col("flent's fairness", "flent_fairness"),
+        Col("Jain (testbed)", "jain"), Col("utilisation", "utilization"),
+        Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
+        what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
+             "utilisation from the testbed's own capture"),
+}
+BLOCKS.update(EVAL_BLOCKS)

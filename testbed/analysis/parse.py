@@ -342,6 +342,8 @@ def read_flows(d):
                               "run_s": int(p[6]),
                               "group": int(p[7]) if len(p) >= 9 else int(p[0]),
                               "stream": int(p[8]) if len(p) >= 9 else 0})
+                if len(p) >= 10:  # --sizes: bytes, 0 (until its end) or a train B1/B2/...
+                    flows[-1]["size"] = p[9]
     except OSError as e:
         raise AnalysisError(f"{path}: cannot read ({e.strerror})")
     except ValueError:

@@ -13,6 +13,8 @@ from .parse import (iperf3_stream, load_iperf3, not_connected, parse_netstat, pa
 from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
+from .evaluation import evaluate, is_train, rate_at, rate_phases, read_rate_changes
+from .flent import flent_flows, flent_pings, flent_result, load_flent
 
 
 def fnum(env, key, path, default=None):
@@ -58,8 +60,21 @@ def load_run(d, warmup=None, end=None, cooldown=None):
                             f"(warm-up + cool-down >= duration?)")
     t0 = fnum(env, "t0_uptime", penv, 0)
     flows = read_flows(d)
+    # a train (--sizes B1/B2/...) is many short connections, measured by their completion
+    # times (evaluation.py), not a flow with a throughput
+    trains = [f for f in flows if is_train(f.get("size"))]
+    # a rate schedule (rate_changes.txt): the rate in force at each time
+    phases = rate_phases(read_rate_changes(d, t0), rate, float("inf"))
     return {"dir": d, "penv": penv, "env": env, "rate": rate, "w0": w0, "w1": w1, "t0": t0,
-            "flows": flows, "starts": read_flow_starts(d, t0)}
+            "flows": [f for f in flows if f not in trains], "trains": trains,
+            "duration": duration, "starts": read_flow_starts(d, t0), "phases": phases}
+
+
+def mean_rate(phases, w0, w1):
+    """The mean bottleneck rate over [w0, w1] of rate phases [(t0, t1, Mbit/s)]."""
+    if len(phases) == 1:
+        return phases[0][2]
+    return sum(r * max(0.0, min(b, w1) - max(a, w0)) for a, b, r in phases) / (w1 - w0)
 
 
 def flow_client(run, fl, clients):
@@ -191,11 +206,11 @@ def flow_metrics(run, fl, inputs, tables):
 def queue_metrics(run, tc):
     """The bottleneck queue from the tc samples tc (parse_tc_file): its queue.csv rows, and
     the run_summary.json entries queue_delay_ms, bottleneck_drops and bottleneck_load."""
-    t0, w0, w1, rate = run["t0"], run["w0"], run["w1"], run["rate"]
+    t0, w0, w1, phases = run["t0"], run["w0"], run["w1"], run["phases"]
     rows, qdel, drops_w = [], [], []
     for up, q in tc:
         t = up - t0
-        dl = q["backlog_bytes"] * 8 / (rate * 1e6) * 1e3
+        dl = q["backlog_bytes"] * 8 / (rate_at(phases, t) * 1e6) * 1e3
         rows.append([round(t, 3), q["backlog_bytes"], q["backlog_pkts"], round(dl, 4),
                      q["drops"], q["sent_bytes"], q["sent_pkts"]])
         if w0 <= t <= w1:
@@ -203,6 +218,7 @@ def queue_metrics(run, tc):
             drops_w.append(q["drops"])
     sent = [(up - t0, q["sent_bytes"]) for up, q in tc]
     link = None
+    rate = mean_rate(phases, w0, w1)
     if len(sent) >= 2 and sent[0][0] <= w0 and sent[-1][0] >= w1 - 0.2:
         link = (counter_at(sent, w1) - counter_at(sent, w0)) * 8 / (rate * 1e6 * (w1 - w0))
     return rows, {
@@ -259,6 +275,10 @@ def flow_summary(fl, w0, w1):
         "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
         "span_s": fl["span_s"],
         **({"trace": fl["trace"]} if fl["trace"] else {}),
+        # a finite flow's size, and a flow's planned end before the run's (flows that leave):
+        # only in runs that have them, so other runs' summaries stay as they were
+        **({"size": fl["size"]} if fl.get("size") not in (None, "0") else {}),
+        **({"end_s": fl["end_s"]} if fl.get("end_s") is not None else {}),
     }
 
 
@@ -296,6 +316,7 @@ def run_summary(run, queue, snmp, netstat=None):
     run with any is not a result)."""
     env, flows, rate, penv = run["env"], run["flows"], run["rate"], run["penv"]
     w0, w1 = run["w0"], run["w1"]
+    cap = mean_rate(run["phases"], w0, w1)  # with a rate schedule: its mean over [w0, w1]
     total_w = sum(fl["bytes_window"] for fl in flows)
     acked_w = [fl["bytes_acked_window"] for fl in flows]
     segs = sum(fl["segs_sent"] for fl in flows)
@@ -309,9 +330,9 @@ def run_summary(run, queue, snmp, netstat=None):
         "cc": cc_label(ccs),
         "dir": run["dir"],  # as given; the files' writers make it relative to themselves
         "jain": jain(fl["throughput_mbps"] for fl in flows),
-        "utilization": utilization(total_w, rate, w1 - w0),
+        "utilization": utilization(total_w, cap, w1 - w0),
         "retrans_rate": sum(fl["segs_retrans"] for fl in flows) / segs if segs else 0.0,
-        "utilization_acked": (utilization(sum(acked_w), rate, w1 - w0)
+        "utilization_acked": (utilization(sum(acked_w), cap, w1 - w0)
                               if None not in acked_w else None),
         "bottleneck_load": queue["bottleneck_load"],
         "interval_s": [w0, w1],
@@ -333,25 +354,71 @@ def run_summary(run, queue, snmp, netstat=None):
         res["flows_not_connected"] = [{k: fl[k] for k in ("index", "class", "cc", "rtt_ms",
                                                           "error")}
                                       for fl in run["not_connected"]]
+    if run.get("trains"):
+        res["trains"] = [{"index": f["index"], "class": f["class"], "cc": f["cc"],
+                          "rtt_ms": f["rtt_ms"], "sizes": f["size"]} for f in run["trains"]]
+    if run.get("evaluation"):
+        res["evaluation"] = run["evaluation"]
     res["provenance"] = run_provenance(res)
     res["problems"] = problems(res)
     return res
+
+
+def flent_run_analysis(run):
+    """run_analysis of a run whose traffic was flent's (analysis/flent.py): its streams as
+    flows, flent's throughput series as throughput.csv, the queue from the tc samples."""
+    d, env, w0, w1 = run["dir"], run["env"], run["w0"], run["w1"]
+    tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
+    tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
+    flows, fairness = flent_flows(d, env, w0, w1)
+    for fl in flows:
+        data = load_flent(os.path.join(d, "flent", fl["flent_file"]))
+        xs, ys = data["x_values"], data["results"][fl["flent_series"]]
+        step = float(data["metadata"].get("STEP_SIZE") or 0.2)
+        tables["throughput"] += [[fl["index"], fl["cc"], fl["rtt_ms"], round(x, 4),
+                                  round(x + step, 4), int(y * 1e6 * step / 8), y]
+                                 for x, y in zip(xs, ys) if y is not None]
+    per_cc, per_class = cc_shares(flows)
+    ccs = env.get("cc", "").split()
+    res = {"cc": cc_label(ccs) if ccs else "flent", "dir": d,
+           **flent_result(flows, fairness, flent_pings(d, w0, w1), mean_rate(run["phases"], w0, w1),
+                          w0, w1),
+           "utilization_acked": None, "bottleneck_load": queue["bottleneck_load"],
+           "interval_s": [w0, w1], "rate_mbit": run["rate"],
+           "buffer_bytes": int(fnum(env, "buffer_bytes", run["penv"], 0)),
+           "loss_pct": fnum(env, "loss_pct", run["penv"], 0),
+           "queue_delay_ms": queue["queue_delay_ms"], "bottleneck_drops": queue["bottleneck_drops"],
+           "snmp": snmp_metrics(d, run["flows"]), **netstat_metrics(d), "flows": flows,
+           "per_cc": per_cc, "per_class": per_class, "params": env, "kernel": env.get("kernel"),
+           "module_version": env.get("module_version")}
+    res["provenance"] = run_provenance(res)
+    res["problems"] = problems(res)
+    return res, tables
 
 
 def run_analysis(d, warmup=None, end=None, cooldown=None):
     """Analysis of one run directory, in memory: (run_summary.json dict, tables), tables
     being the rows of throughput.csv, ss.csv, queue.csv and trace.csv (unsorted) by name."""
     run = load_run(d, warmup, end, cooldown)
+    if run["env"].get("client") == "flent":
+        return flent_run_analysis(run)
     tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
     inputs = {"clients": {}, "ss": {}, "trace": parse_trace_file(
         os.path.join(d, "trace.txt"), fnum(run["env"], "trace_offset_cs", run["penv"], 0) / 100)}
+    ends = run["env"].get("ends_s", "").split()
     for fl in run["flows"]:
         flow_metrics(run, fl, inputs, tables)
+        if ends and float(ends[fl["index"] - 1]) > 0:
+            fl["end_s"] = float(ends[fl["index"] - 1])
     # Flows that never connected are listed apart (run_summary.json flows_not_connected);
     # the metrics are those of the flows that ran.
     run["not_connected"] = [fl for fl in run["flows"] if not fl["connected"]]
     run["flows"] = [fl for fl in run["flows"] if fl["connected"]]
     tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
+    run["evaluation"] = evaluate(run, {
+        "throughput": [dict(zip(THROUGHPUT_COLS, r)) for r in tables["throughput"]],
+        "ss": [dict(zip(SS_COLS, r)) for r in tables["ss"]],
+        "queue": [dict(zip(QUEUE_COLS, r)) for r in tables["queue"]]}, run["duration"])
     return run_summary(run, queue, snmp_metrics(d, run["flows"]), netstat_metrics(d)), tables
 
 

@@ -38,10 +38,11 @@ def _per_flow(flows, get):
 SCREEN_METRICS = ("jain", "utilization", "retrans_rate", "qdelay_mean_ms")
 
 
-def job_summaries(root):
+def job_summaries(root, config="*", scenario="*"):
     """The summary.json of every job of a screen.sh tree: <config>/<scenario>/seed<N>/ (not
-    seed<N>.stale/, a job screen.sh moved aside to run it again), sorted."""
-    paths = glob.glob(os.path.join(root, "*", "*", "seed*", "summary.json"))
+    seed<N>.stale/, a job screen.sh moved aside to run it again), sorted; config and
+    scenario narrow it (glob patterns)."""
+    paths = glob.glob(os.path.join(root, config, scenario, "seed*", "summary.json"))
     return sorted(p for p in paths if re.fullmatch(r"seed[0-9]+", os.path.basename(os.path.dirname(p))))
 
 

@@ -76,11 +76,11 @@ PER_FLOW = {"cwnd_limited": "cwnd_limited_shares", "probe": "probe_shares",
 def values(runs, metric):
     """The per-run values of metric over runs: a RUN_METRICS column, tput<i> (flow i's
     throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
-    share of a mixed run, from 0), harm, self_harm, or share (a share-windows row's),
-    wall_s (the run's own wall time, from a screen.sh tree's summaries), or a PER_FLOW
-    gain-trace value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>);
-    None where a run has
-    none."""
+    share of a mixed run, from 0), harm, self_harm, share (a share-windows row's), wall_s
+    (the run's own wall time, from a screen.sh tree's summaries), a PER_FLOW gain-trace
+    value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>), or any other
+    numeric column of the runs' file (analyze.py --evaluation's fct_all_p50_ms ...); None
+    where a run has none."""
     out = []
     for r in runs:
         flow = re.fullmatch(r"(cwnd_limited|probe|hold|drain|phi)([0-9]+)", metric)
@@ -99,6 +99,8 @@ def values(runs, metric):
         elif metric == "ratio":
             t = r["tputs"]
             out.append(t[1] / t[0] if len(t) > 1 and t[0] else None)
+        elif metric in r:  # another column of the file (analyze.py --evaluation's)
+            out.append(num(r.get(metric)))
         else:
             raise AnalysisError(f"no per-run metric {metric!r}")
     return out

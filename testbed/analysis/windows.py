@@ -5,6 +5,7 @@ import collections
 import csv
 import glob
 import os
+import re
 
 from .common import AnalysisError
 
@@ -45,6 +46,8 @@ def screen_windows(screen_dir, window_s):
     pattern = os.path.join(screen_dir, "*", "*", "seed*", "*", "run1", "throughput.csv")
     for path in sorted(glob.glob(pattern)):
         where = path.split(os.sep)
+        if not re.fullmatch(r"seed[0-9]+", where[-4]):
+            continue  # seed<N>.stale/: a job moved aside to run again
         config, scenario, seed = where[-6], where[-5], where[-4][len("seed"):]
         run = os.path.dirname(path)
         with open(os.path.join(run, "params.env")) as f:

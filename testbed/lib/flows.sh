@@ -7,7 +7,9 @@
 
 # flow_table FLOWS_FILE GROUPS_FILE
 #
-# FLOWS_FILE, one line per flow: index class rtt_ms cc port start_s run_s group stream.
+# FLOWS_FILE, one line per flow: index class rtt_ms cc port start_s run_s group stream, and
+# with --sizes a tenth column, its size (bytes; 0: it sends until its end; B1/B2/...: a
+# train). A flow's end is --duration after the first start, or its --ends entry.
 # Flows alternate between the RTT classes; with a count per class (--flows-per-rtt 1,4) a
 # class leaves the rotation once its flows are placed: classes 1 2 2 2 2 (one count for
 # all classes gives the order it always did). Flow i starts at its --starts offset, or at
@@ -21,18 +23,22 @@
 # stream = the flow's position among the client's connections.
 #
 # GROUPS_FILE, one line per iperf3 client: group class cc port start_s run_s flows (indices,
-# comma separated).
+# comma separated), and with --sizes the size of its flows. Flows of different sizes are not
+# grouped, and a train is a group of its own.
 #
 # check_options has made sure that every flow starts before the end.
 flow_table() {
 	awk -v rtts="$RTTS" -v ccs="$CCS" -v flows_per_rtt="$FLOWS_PER_RTT" -v starts="$STARTS" \
 		-v stagger="$STAGGER" -v jitter="$JITTER" -v seed="$SEED" -v duration="$DURATION" \
-		-v streams_max="$STREAMS" -v port_base="$PORT_BASE" -v groups_file="$2" '
+		-v streams_max="$STREAMS" -v port_base="$PORT_BASE" -v groups_file="$2" \
+		-v sizes="$SIZES" -v ends="$ENDS" '
 	BEGIN {
 		nclass = split(rtts, rtt_of, " ")
 		ncc = split(ccs, cc_of, " ")
 		nstarts = split(starts, start_of, " ")
 		ncount = split(flows_per_rtt, count_of, " ")
+		nsizes = split(sizes, size_of, " ")
+		nends = split(ends, end_of, " ")
 		rounds = 0
 		for (class = 1; class <= nclass; class++) {
 			n_of[class] = (ncount == 1 ? count_of[1] : count_of[class]) + 0
@@ -48,12 +54,18 @@ flow_table() {
 					continue
 				flow++
 				start = (nstarts ? start_of[flow] : stagger * (flow - 1)) + (jitter > 0 ? rand() * jitter : 0)
-				run = int(duration - start)
-				if (run < duration - start)
+				end = (nends && end_of[flow] + 0 > 0) ? end_of[flow] + 0 : duration
+				run = int(end - start)
+				if (run < end - start)
 					run++
 				start = sprintf("%.3f", start)
 				cc = (ncc == 1 ? cc_of[1] : cc_of[class])
 				key = class " " start " " run
+				size = ""
+				if (nsizes) {
+					size = " " size_of[flow]
+					key = key size (index(size, "/") ? " " flow : "")
+				}
 				if ((key in group_of) && streams[group_of[key]] < streams_max) {
 					group = group_of[key]
 				} else {
@@ -62,15 +74,16 @@ flow_table() {
 					streams[group] = 0
 					group_order[++ngroups] = group
 					group_line[group] = class " " cc " " (port_base + group - 1) " " start " " run
+					group_size[group] = size
 				}
-				printf "%d %d %s %s %d %s %d %d %d\n", flow, class, rtt_of[class], cc,
-					port_base + group - 1, start, run, group, streams[group]++
+				printf "%d %d %s %s %d %s %d %d %d%s\n", flow, class, rtt_of[class], cc,
+					port_base + group - 1, start, run, group, streams[group]++, size
 				members[group] = (streams[group] > 1) ? members[group] "," flow : flow
 			}
 		}
 		for (n = 1; n <= ngroups; n++) {
 			group = group_order[n]
-			print group, group_line[group], members[group] > groups_file
+			print group, group_line[group], members[group] group_size[group] > groups_file
 		}
 	}' > "$1"
 }

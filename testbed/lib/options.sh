@@ -85,6 +85,9 @@ check_options() {
 	number_ok "$INTERVAL" 'x >= U / 10 && x <= 60 * U' || bad "--interval: '$INTERVAL' is not in 0.1..60 s"
 	case $CLIENT in auto | iperf3 | tcpflow) ;; *) bad "--client: '$CLIENT' is not auto, iperf3 or tcpflow" ;; esac
 	case $TRACE in on | off) ;; *) bad "--trace: '$TRACE' is not on or off" ;; esac
+	case $FLENT in '' | tcp_1up | tcp_nup | rtt_fair_var_down) ;;
+	*) bad "--flent: '$FLENT' is not tcp_1up, tcp_nup or rtt_fair_var_down" ;; esac
+	[ -z "$FLENT" ] || [ -z "$SIZES$ENDS$STARTS" ] || bad "--flent: flent's test makes the flows (no --sizes, --ends, --starts)"
 	is_whole "$SAMPLE_MS" || bad "--sample-ms: '$SAMPLE_MS' is not an integer"
 	whole_ok "$PORT_BASE" 'x >= 1 && x <= 65535' || bad "--port-base: '$PORT_BASE' is not a port number"
 	for v in $CCS; do is_cc_name "$v" || bad "--cc: '$v' is not a congestion control name"; done
@@ -108,7 +111,83 @@ check_options() {
 		bad "--starts: give one offset per flow ($NFLOWS), not $(echo $STARTS | wc -w)"
 	[ "$cc_count" = 1 ] || [ "$cc_count" = "$NCLASS" ] || bad "--cc: give one cc or one per RTT class ($NCLASS)"
 	check_times
+	check_bottleneck
+	check_finite
 	set +f
+}
+
+# words VALUE: WORDS = the comma separated VALUE's items, space separated, N = how many
+# (shell builtins only, see the top of this file).
+words() {
+	_rest=$1 WORDS='' N=0
+	[ -n "$_rest" ] || return 0
+	while :; do
+		WORDS=$WORDS${WORDS:+ }${_rest%%,*} N=$((N + 1))
+		case $_rest in *,*) _rest=${_rest#*,} ;; *) break ;; esac
+	done
+}
+
+# check_bottleneck: --qdisc and its --qdisc-opts, --rate-schedule (T:MBIT items, times
+# increasing, within the run); RATE_SCHEDULE becomes space separated.
+check_bottleneck() {
+	case $QDISC in bfifo | pfifo | red | codel | fq_codel) ;;
+	*) bad "--qdisc: '$QDISC' is not bfifo, pfifo, red, codel or fq_codel" ;; esac
+	no_empty_item --qdisc-opts "$QDISC_OPTS"
+	case $QDISC_OPTS in *[!a-z0-9_.,]*) bad "--qdisc-opts: '$QDISC_OPTS' is not tc options (letters, digits, . and _; comma separated)" ;; esac
+	words "$QDISC_OPTS"
+	QDISC_OPTS=$WORDS
+	no_empty_item --rate-schedule "$RATE_SCHEDULE"
+	words "$RATE_SCHEDULE"
+	RATE_SCHEDULE=$WORDS _prev=-1
+	for v in $RATE_SCHEDULE; do
+		case $v in *:*:* | :* | *:) bad "--rate-schedule: '$v' is not T:MBIT" ;; *:*) ;;
+		*) bad "--rate-schedule: '$v' is not T:MBIT" ;; esac
+		number_ok "${v%:*}" 'x > _prev && x < duration_us' ||
+			bad "--rate-schedule: '$v': times must increase and lie within the run (0 < T < --duration $DURATION)"
+		_prev=$MICRO
+		number_ok "${v#*:}" 'x > 0 && x <= 100000 * U' ||
+			bad "--rate-schedule: '$v': '${v#*:}' is not a rate in Mbit/s (0 < r <= 100000)"
+	done
+}
+
+# check_finite: --sizes (one per flow: bytes, 0 for a flow that sends until its end, or
+# B1/B2/... for a train), --gap, --ends (one per flow: its end in s after the first start, 0
+# for the run's end; after its start); SIZES and ENDS become space separated.
+check_finite() {
+	no_empty_item --sizes "$SIZES"
+	words "$SIZES"
+	SIZES=$WORDS
+	[ -z "$SIZES" ] || [ "$N" = "$NFLOWS" ] || bad "--sizes: give one size per flow ($NFLOWS), not $N"
+	for v in $SIZES; do
+		case $v in
+		*/*)
+			[ "$CLIENT" != iperf3 ] || bad "--sizes: '$v' is a train, which needs --client tcpflow (python3)"
+			_rest=$v/
+			while [ -n "$_rest" ]; do
+				whole_ok "${_rest%%/*}" 'x >= 1' || bad "--sizes: '$v': a train's sizes are whole numbers of bytes (>= 1)"
+				_rest=${_rest#*/}
+			done ;;
+		*) whole_ok "$v" 'x >= 0' || bad "--sizes: '$v' is not a whole number of bytes (0: until the end)" ;;
+		esac
+	done
+	number_ok "$GAP" 'x <= 60 * U' || bad "--gap: '$GAP' is not a number of seconds in 0..60"
+	no_empty_item --ends "$ENDS"
+	words "$ENDS"
+	ENDS=$WORDS
+	[ -z "$ENDS" ] || [ "$N" = "$NFLOWS" ] || bad "--ends: give one end per flow ($NFLOWS), not $N"
+	_i=0
+	set -- $STARTS
+	for v in $ENDS; do
+		_i=$((_i + 1))
+		if [ $# -gt 0 ]; then to_micro "$1" && shift; else to_micro "$STAGGER" && MICRO=$((MICRO * (_i - 1))); fi
+		_start=$MICRO
+		number_ok "$v" 'x <= duration_us' || bad "--ends: '$v' is not a number of seconds up to --duration ($DURATION)"
+		[ "$MICRO" = 0 ] && continue
+		_end=$MICRO
+		to_micro "$JITTER"
+		[ $((_end - _start - MICRO >= U / 2)) = 1 ] ||
+			bad "--ends: flow $_i would end at $v s, less than half a second after its start"
+	done
 }
 
 # check_flow_counts: --flows-per-rtt is one count for every RTT class or a comma separated

@@ -33,6 +33,13 @@ record_params() {
 	param interval_s "$INTERVAL"
 	param sample_ms "$SAMPLE_MS"
 	param available_cc "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+	# what runs before these options did not have is recorded only when given, so their
+	# params.env stays as it was
+	[ "$QDISC" = bfifo ] || param qdisc "$QDISC"
+	[ -z "$QDISC_OPTS" ] || param qdisc_opts "$QDISC_OPTS"
+	[ -z "$RATE_SCHEDULE" ] || param rate_schedule "$RATE_SCHEDULE"
+	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
+	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }
 
 # Samplers write raw snapshots, each after a line "@ <uptime seconds>"; their pids go to

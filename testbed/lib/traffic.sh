@@ -14,18 +14,26 @@ traffic_tools() {
 	fi
 	[ "$CLIENT" = iperf3 ] || [ -n "$PYTHON" ] || die "--client tcpflow needs python3"
 	TCPFLOW="$PYTHON $TB_DIR/tcpflow.py"
+	# finite flows and trains (--sizes): a program of their own, so that tcpflow.py stays the
+	# program every other run was made with (tcpflow_fct.py's docstring says why)
+	TCPFLOW_FCT="$PYTHON $TB_DIR/tcpflow_fct.py"
 	[ "$CLIENT" = tcpflow ] || command -v iperf3 >/dev/null 2>&1 || die "iperf3 is required"
+	case " $SIZES" in *" "*/*) [ "$CLIENT" = tcpflow ] || die "a train (--sizes B1/B2/...) needs --client tcpflow (python3)" ;; esac
 }
 
 # start_receivers: one receiver per client process (groups.txt), listening before it returns.
 start_receivers() {
-	while read -r group _ _ port _ _ members; do
+	while read -r group _ _ port _ _ members size; do
 		if [ "$CLIENT" = iperf3 ]; then
 			tb_exec d iperf3 -s -1 -J -p "$port" > "$SCRATCH/server$group.log" 2>&1 &
 		else
+			# a finite flow's sink says when it read the last byte; a train's serves its
+			# connections one after another (tcpflow_fct.py)
+			sink=$TCPFLOW fct=
+			case $size in '' | 0) ;; */*) sink=$TCPFLOW_FCT fct=--train ;; *) sink=$TCPFLOW_FCT fct=--fct ;; esac
 			# shellcheck disable=SC2086
-			tb_exec d $TCPFLOW sink --port "$port" --interval "$INTERVAL" \
-				--streams "$(echo "$members" | awk -F, '{ print NF }')" > "$SCRATCH/server$group.log" 2>&1 &
+			tb_exec d $sink sink --port "$port" --interval "$INTERVAL" \
+				--streams "$(echo "$members" | awk -F, '{ print NF }')" $fct > "$SCRATCH/server$group.log" 2>&1 &
 		fi
 		SERVER_PIDS="$SERVER_PIDS $!"
 	done < "$SCRATCH/groups.txt"
@@ -43,7 +51,7 @@ start_receivers() {
 # start_clients: each client process at its start time (launch times in flow_starts.txt).
 start_clients() {
 	: > "$SCRATCH/flow_starts.txt"
-	while read -r group class _ port start_s run_s members; do
+	while read -r group class _ port start_s run_s members size; do
 		(
 			[ "$start_s" = 0.000 ] || sleep "$start_s"
 			read -r up _ < /proc/uptime
@@ -52,10 +60,23 @@ start_clients() {
 			if [ "$CLIENT" = iperf3 ]; then
 				set -- iperf3 -c "$TB_RCV_ADDR" -p "$port" -t "$run_s" -i "$INTERVAL" -J --get-server-output
 				[ "$n" = 1 ] || set -- "$@" -P "$n"
+				# a finite flow: its bytes instead of a time (iperf3 -n)
+				case $size in '' | 0) ;; *) set -- "$@" -n "$size" ;; esac
 			else
-				# shellcheck disable=SC2086
-				set -- $TCPFLOW bulk --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
-					--interval "$INTERVAL" --streams "$n"
+				case $size in
+				*/*)
+					# shellcheck disable=SC2086
+					set -- $TCPFLOW_FCT train --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
+						--sizes "$(echo "$size" | tr / ,)" --gap "$GAP" ;;
+				'' | 0)
+					# shellcheck disable=SC2086
+					set -- $TCPFLOW bulk --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
+						--interval "$INTERVAL" --streams "$n" ;;
+				*)
+					# shellcheck disable=SC2086
+					set -- $TCPFLOW_FCT bulk --host "$TB_RCV_ADDR" --port "$port" --time "$run_s" \
+						--interval "$INTERVAL" --streams "$n" --bytes "$size" ;;
+				esac
 			fi
 			# After its run_s a client waits for its flows' send buffers to drain: with many
 			# flows in a shallow buffer that tail is minutes of RTO backoff (100 flows of
@@ -66,6 +87,26 @@ start_clients() {
 		) &
 		CLIENT_PIDS="$CLIENT_PIDS $!"
 	done < "$SCRATCH/groups.txt"
+}
+
+# start_rate_schedule: the bottleneck's rate changes of --rate-schedule (T:MBIT, T seconds
+# after t0, the first flow's launch), made by one background process that sleeps until each;
+# each change's uptime and rate go to rate_changes.txt. Nothing without a schedule (the
+# processes of other runs stay what they were).
+# shellcheck disable=SC2034,SC2154 # SCHEDULE_PID is scenario.sh's, so is t0
+start_rate_schedule() {
+	[ -n "$RATE_SCHEDULE" ] || return 0
+	(
+		for item in $RATE_SCHEDULE; do
+			read -r up _ < /proc/uptime
+			nap=$(awk -v a="$t0" -v t="${item%:*}" -v u="$up" 'BEGIN { w = a + t - u; printf "%.3f", (w > 0 ? w : 0) }')
+			sleep "$nap"
+			tb_rate "${item#*:}" || { log "the rate change to ${item#*:} Mbit/s failed"; exit 1; }
+			read -r up _ < /proc/uptime
+			echo "$up ${item#*:}" >> "$SCRATCH/rate_changes.txt"
+		done
+	) &
+	SCHEDULE_PID=$!
 }
 
 # wait_clients: waits for every client; FAILED = how many failed (each one's status recorded),

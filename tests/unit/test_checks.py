@@ -55,6 +55,14 @@ def test_loss_or_retransmissions_explain_a_low_delivery():
     assert checks.problems(r) == []
 
 
+def test_finite_flows_leave_the_link_idle_without_a_delivery_problem():
+    """fct-mixed.ini: a 30 MB flow done at 17 s of 40, the train's bytes not in the
+    utilisation; cubic's run (0.308 of the link, 0.08 % retransmitted) was left out."""
+    r = copy.deepcopy(COLLAPSED)
+    r["params"]["sizes"] = "30000000,100000/1000000/2000000"
+    assert checks.problems(r) == []
+
+
 @pytest.mark.parametrize("change,reason", [
     (lambda r: r["params"].update(flow_rc_2="1", flows_failed="1"), "client failed (2: 1)"),
     (lambda r: r["params"].update(end_uptime="120.5"), "short run (120.0 of 200 s)"),

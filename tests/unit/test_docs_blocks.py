@@ -34,12 +34,14 @@ def test_blocks_render_from_committed_summaries_only():
     for name, table in BLOCKS.items():
         for path in table.sources.values():
             assert path.startswith("docs/results/"), (name, path)
-            if path.endswith(".csv"):  # per-run rows, or per-run windows of shares
-                assert path.endswith(("screen_runs.csv", "windows.csv")) or path in (
+            if path.endswith(".csv"):  # per-run rows, or per-run windows of shares, or
+                # analyze.py --evaluation's per-run rows (test_evaluation_results.py: equal
+                # to the summaries beside them)
+                assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) or path in (
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
-                    "docs/results/client-uml/runs.csv"), (name, path)  # per-run rows
-                assert path in tracked, \
-                    (name, path)
+                    "docs/results/client-uml/runs.csv",  # per-run rows
+                    "docs/results/cost-per-ack-uml/cost.csv"), (name, path)  # per-run CPU
+                assert path in tracked, (name, path)
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
                 assert any(t.startswith(path + "/") and t.endswith("/summary.json")
                            for t in tracked), (name, path)

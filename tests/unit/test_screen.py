@@ -200,8 +200,9 @@ def stub_tree(root, runner):
     shutil.copytree(REPO / "testbed/analysis", root / "testbed/analysis",
                     ignore=shutil.ignore_patterns("__pycache__"))
     for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
-                "testbed/sampler.c", "testbed/lib/flows.sh", "testbed/lib/module.sh",
-                "testbed/lib/options.sh", "testbed/lib/record.sh", "testbed/lib/traffic.sh"):
+                "testbed/tcpflow_fct.py", "testbed/sampler.c", "testbed/lib/flows.sh",
+                "testbed/lib/module.sh", "testbed/lib/options.sh", "testbed/lib/record.sh",
+                "testbed/lib/traffic.sh", "testbed/lib/flent.sh"):
         (root / rel).touch()  # hashed into the job keys
     run = root / "testbed/rtt_fairness.sh"
     run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)

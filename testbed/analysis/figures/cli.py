@@ -10,6 +10,8 @@ from ..run import find_runs
 from ..tables import table
 from .coexist import coexist_shares
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
+from .evaluation import loss_plot, series_plot
+from .flentplot import flent_plots
 from .runs import compare, sweep_plot, timeseries
 
 DESCRIPTION = "Plots of testbed results (matplotlib, Agg backend; PNG files)."
@@ -53,6 +55,15 @@ def command(a):
     elif a.fig5:
         for p in a.paths:
             print("\n".join(fig5(p, a.outdir)))
+    elif a.flent:
+        for p in a.paths:
+            print("\n".join(flent_plots(p, a.outdir)))
+    elif a.eval_series:
+        for p in a.paths:
+            print(series_plot(p, a.outdir))
+    elif a.eval_loss:
+        for p in a.paths:
+            print(loss_plot(p, a.outdir))
     elif a.coexist:
         for p in a.paths:
             print(coexist_shares(p, outdir=a.outdir))
@@ -82,6 +93,15 @@ def main(argv=None):
                     help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
     ap.add_argument("--fig5", action="store_true",
                     help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
+    ap.add_argument("--flent", action="store_true",
+                    help="flent's own plots of the flent data files under the paths "
+                         "(runs with scenario.sh --flent)")
+    ap.add_argument("--eval-series", action="store_true",
+                    help="the paths are analyze.py --evaluation _series.csv files: queue and "
+                         "RTT over time per qdisc (eval_series.png)")
+    ap.add_argument("--eval-loss", action="store_true",
+                    help="the paths are analyze.py --evaluation CSVs of a loss sweep: "
+                         "utilisation against loss (eval_loss.png)")
     ap.add_argument("--coexist", action="store_true",
                     help="the paths are coexistence screens (screen_runs.csv): each '+' "
                          "item's first cc's share against the buffer (shares.png)")

@@ -1,7 +1,6 @@
 """The paper's figures from reproduce.sh's screens: Jain against the buffer and the RTT ratio
 (Figs. 6, 7), utilisation against loss (Fig. 4), retransmissions against flows (Fig. 8), and
 the flows of Fig. 5, each beside the paper's values."""
-import glob
 import json
 import os
 import re
@@ -12,6 +11,7 @@ import matplotlib.ticker
 from ..common import AnalysisError, num, read_csv, save_csv
 from ..paper_values import PAPER_BUFFER, PAPER_FIG4, PAPER_FIG5, PAPER_FIG8, PAPER_RATIO
 from ..stats import mean_ci95
+from ..screen import job_summaries
 from ..summary import run_dir
 from . import plt
 from .runs import CC_COLORS, draw_flows, legend_below, save_png
@@ -159,7 +159,7 @@ def fig5_panel(ax, screen_dir, cfg, scen):
     """One algorithm's panel: seed 1's flows over time; the title gives the 50 ms / 10 ms
     throughput ratio over the measured interval, mean of all seeds, and the paper's."""
     runs = []
-    for path in sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json"))):
+    for path in job_summaries(screen_dir, cfg, scen):
         with open(path) as f:
             r = json.load(f)["results"][0]
         runs.append((path, {**r, "dir": run_dir(path, r)}))
@@ -190,7 +190,7 @@ def fig5_rows(screen_dir):
     rows = []
     for scen in ("b0.5", "b5"):
         for cfg in FIG5_ORDER:
-            files = sorted(glob.glob(os.path.join(screen_dir, cfg, scen, "seed*", "summary.json")))
+            files = job_summaries(screen_dir, cfg, scen)
             if not files:
                 continue
             res = []

@@ -1,0 +1,84 @@
+"""Every shipped scenario file (testbed/scenarios/*.ini) runs on UML from one command,
+rtt_fairness.sh --scenario FILE, in a short form (a shorter --duration, one point, one cc),
+and its run carries what the file asks for: the qdisc, the rate schedule's phases, the
+finite flows' completion times, the newcomer's convergence, the loss, flent's data.
+
+Opt-in (about 2 to 4 minutes of wall time; the full suite has no room for it):
+
+    BBR_A_SCENARIO_TEST=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider \\
+        tests/guest/test_uml_scenarios.py
+
+A scenario file added to testbed/scenarios/ without a short form here fails
+test_every_shipped_scenario_has_a_short_form, so it cannot ship unchecked.
+"""
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCENARIOS = REPO / "testbed" / "scenarios"
+
+# file -> (the options that shorten it, the check of its run's result)
+SHORT = {
+    "aqm-rate-step.ini": ["--point", "codel", "--cc", "bbr_a", "--duration", "9",
+                          "--rate-schedule", "3:20,6:10"],
+    "convergence.ini": ["--point", "rtt16", "--cc", "bbr_a", "--duration", "14"],
+    "fct-mixed.ini": ["--point", "r70-b1", "--cc", "bbr_a", "--duration", "8"],
+    "flent-rtt-fair.ini": ["--cc", "bbr_a", "--duration", "8", "--warmup", "2"],
+    "flent-tcp-nup.ini": ["--cc", "cubic", "--duration", "8", "--warmup", "2"],
+    "loss-sweep.ini": ["--point", "l1", "--cc", "bbr_a", "--duration", "8"],
+}
+
+
+def check_aqm(r):
+    assert r["params"]["qdisc"] == "codel"
+    rates = [p["rate_mbit"] for p in r["evaluation"]["phases"]]
+    assert rates == [10, 20, 10], rates
+    # CoDel keeps the queue far below the 8 BDP tail drop would let it fill
+    assert r["evaluation"]["phases"][0]["qdelay_mean_ms"] < 50
+
+
+def check_convergence(r):
+    c = r["evaluation"]["convergence_s"]["2"]["80"]["first"]
+    assert c is not None and 0 <= c <= 4, c
+
+
+def check_fct(r):
+    fct = r["evaluation"]["fct"]
+    assert fct["100000"]["n"] >= 1 and fct["100000"]["p50_ms"] >= 45, fct
+
+
+def check_flent(r):
+    assert r["params"]["client"] == "flent" and r["flent"]["files"]
+
+
+def check_loss(r):
+    # bbr_a keeps most of the link at 1 % random loss (a short window: no tighter bound)
+    assert r["loss_pct"] == 1.0 and r["utilization"] > 0.3, r["utilization"]
+
+
+CHECKS = {"aqm-rate-step.ini": check_aqm, "convergence.ini": check_convergence,
+          "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
+          "flent-tcp-nup.ini": check_flent, "loss-sweep.ini": check_loss}
+
+
+def test_every_shipped_scenario_has_a_short_form():
+    shipped = sorted(p.name for p in SCENARIOS.glob("*.ini"))
+    assert shipped == sorted(SHORT) == sorted(CHECKS)
+
+
+@pytest.mark.uml
+@pytest.mark.skipif(os.environ.get("BBR_A_SCENARIO_TEST") != "1",
+                    reason="opt-in: BBR_A_SCENARIO_TEST=1 (a UML run per scenario file)")
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_scenario_runs_in_the_guest(name, run_testbed, tmp_path):
+    if name.startswith("flent") and not shutil.which("flent"):
+        pytest.fail("flent is missing: scripts/setup.sh installs flent and netperf")
+    out = tmp_path / "run"
+    summary = run_testbed(out, "--scenario", f"testbed/scenarios/{name}", "--seed", "1",
+                          *SHORT[name])
+    r = summary["results"][0]
+    assert r["problems"] == [], r["problems"]
+    CHECKS[name](r)
