@@ -239,7 +239,7 @@ param end_uptime "$t1"
 SAMPLER_PIDS='' SCHEDULE_PID=''
 record_final
 param flows_failed "$FAILED"
-param flows_not_connected "$NOT_CONNECTED"
+param flows_not_connected "${NOT_CONNECTED:-0}" # wait_clients counts them; flent has none
 [ "$FAILED" = 0 ] || die "$FAILED of $NGROUPS $CLIENT client(s) failed"
 log "done: raw outputs in $OUT"
 exit
