@@ -283,7 +283,10 @@ def sink_one(conn, ticker, rec):
         conn.sendall(json.dumps(rec).encode() + b"\n")
 
 
-def run_sink(args):
+def run_sink(args, sink=None):
+    """Serve args.streams connections, each read by sink(conn, ticker, rec) (default
+    sink_one), on one clock that starts with the first connection."""
+    sink = sink or sink_one
     lock, state = threading.Lock(), {"ticker": None, "pending": args.streams}
 
     def handle(conn):
@@ -292,12 +295,25 @@ def run_sink(args):
                 state["ticker"] = Ticker(time.monotonic(), args.interval)
                 threading.Thread(target=state["ticker"].tick, daemon=True).start()
         ticker = state["ticker"]
-        sink_one(conn, ticker, {})
+        sink(conn, ticker, {})
         with lock:
             state["pending"] -= 1
             if not state["pending"]:
                 ticker.done.set()
     serve(args.bind, args.port, args.streams, handle)
+
+
+def end_and_read_reply(sock):
+    """Half-close sock, read the peer's reply to its end, close sock; the reply's bytes."""
+    sock.shutdown(socket.SHUT_WR)
+    reply = b""
+    while True:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        reply += chunk
+    sock.close()
+    return reply
 
 
 def bulk_one(st, ticker, stop):
@@ -310,14 +326,7 @@ def bulk_one(st, ticker, stop):
     st["intervals"] = ticker.intervals(i, end, count[i])
     st["retransmits"] = decode_tcp_info(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256))[
         "total_retrans"]
-    sock.shutdown(socket.SHUT_WR)
-    reply = b""
-    while True:
-        chunk = sock.recv(1 << 16)
-        if not chunk:
-            break
-        reply += chunk
-    sock.close()
+    reply = end_and_read_reply(sock)
     try:
         st["server"] = json.loads(reply)
     except ValueError:

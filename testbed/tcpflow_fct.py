@@ -86,20 +86,7 @@ def sink_one(conn, ticker, rec):
 
 def run_fct_sink(args):
     """The sink of finite bulk flows: tcpflow.py's run_sink with sink_one above."""
-    lock, state = threading.Lock(), {"ticker": None, "pending": args.streams}
-
-    def handle(conn):
-        with lock:
-            if state["ticker"] is None:  # the clock starts with the first connection
-                state["ticker"] = Ticker(time.monotonic(), args.interval)
-                threading.Thread(target=state["ticker"].tick, daemon=True).start()
-        ticker = state["ticker"]
-        sink_one(conn, ticker, {})
-        with lock:
-            state["pending"] -= 1
-            if not state["pending"]:
-                ticker.done.set()
-    tcpflow.serve(args.bind, args.port, args.streams, handle)
+    tcpflow.run_sink(args, sink=sink_one)
 
 
 def run_train_sink(args):
@@ -137,14 +124,7 @@ def bulk_one(st, ticker, stop):
     st["intervals"] = ticker.intervals(i, end, count[i])
     st["retransmits"] = decode_tcp_info(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256))[
         "total_retrans"]
-    sock.shutdown(socket.SHUT_WR)
-    reply = b""
-    while True:
-        chunk = sock.recv(1 << 16)
-        if not chunk:
-            break
-        reply += chunk
-    sock.close()
+    reply = tcpflow.end_and_read_reply(sock)
     try:
         st["server"] = json.loads(reply)
     except ValueError:

@@ -51,3 +51,23 @@ def run_testbed(uml_kernel):
         assert p.returncode == 0, f"rtt_fairness.sh failed:\n{p.stderr[-4000:]}"
         return json.loads((out / "summary.json").read_text())
     return run
+
+
+@pytest.fixture
+def tree_without_probe(tmp_path):
+    """tree_without_probe(probe): a copy of the module's sources in tmp_path/src whose Kbuild
+    lacks the one feature probe whose line names probe (a HAVE_ macro), so that it builds as
+    for a kernel without that feature; returns the copy's directory."""
+    def make(probe):
+        src = tmp_path / "src"
+        src.mkdir()
+        for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
+            shutil.copy(REPO / name, src / name)
+        for name in ("include", "algos"):
+            shutil.copytree(REPO / name, src / name)
+        kbuild = (REPO / "Kbuild").read_text()
+        lines = [ln for ln in kbuild.splitlines() if probe in ln]
+        assert len(lines) == 1, f"Kbuild's {probe} probe not found"
+        (src / "Kbuild").write_text(kbuild.replace(lines[0] + "\n", ""))
+        return src
+    return make

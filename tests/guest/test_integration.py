@@ -20,7 +20,6 @@ idle 2-core machine.
 """
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -116,7 +115,7 @@ def test_broken_module_fails_clearly(variant, tmp_path):
     assert re.search(r"^# \d+ passed, [1-9]\d* failed", out, re.M), report
 
 
-def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path):
+def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path, tree_without_probe):
     """Since Linux 7.1 the kernel sends CA_EVENT_TX_START only to .cwnd_event_tx_start. A
     module built as if the kernel had no such hook (Kbuild's probe for it removed, so only
     .cwnd_event is filled, as before 7.1) loses idle restart there without a sound: the
@@ -130,16 +129,7 @@ def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path):
     tcp_h = [h for h in kdir.parent.glob("linux-headers-*/include/net/tcp.h")]
     if not any("cwnd_event_tx_start" in h.read_text() for h in tcp_h):
         pytest.skip(f"the {kernel} headers have no cwnd_event_tx_start (before 7.1)")
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
-        shutil.copy(REPO / name, src / name)
-    for name in ("include", "algos"):
-        shutil.copytree(REPO / name, src / name)
-    kbuild = (REPO / "Kbuild").read_text()
-    probe = [ln for ln in kbuild.splitlines() if "CWND_EVENT_TX_START" in ln]
-    assert len(probe) == 1, "Kbuild's cwnd_event_tx_start probe not found"
-    (src / "Kbuild").write_text(kbuild.replace(probe[0] + "\n", ""))
+    src = tree_without_probe("CWND_EVENT_TX_START")
     b = subprocess.run([str(BUILD), "--src", str(src), "--tag", "test-no-tx-start", kernel],
                        cwd=REPO, capture_output=True, text=True, timeout=900)
     assert b.returncode == 0, b.stderr

@@ -164,19 +164,10 @@ inflight_thresh 1025\\n -> rejected
 """
 
 
-def fallback_ko(uml_kernel, tmp_path):
+def fallback_ko(uml_kernel, tree_without_probe):
     """tcp_bbr_a.ko for UML built as for a kernel without param_set_uint_minmax (Kbuild's
     probe removed: include/bbr_a_compat.h's copy of it is compiled in)."""
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
-        shutil.copy(REPO / name, src / name)
-    for name in ("include", "algos"):
-        shutil.copytree(REPO / name, src / name)
-    kbuild = (REPO / "Kbuild").read_text()
-    probe = [ln for ln in kbuild.splitlines() if "PARAM_SET_UINT_MINMAX" in ln]
-    assert len(probe) == 1, "Kbuild's param_set_uint_minmax probe not found"
-    (src / "Kbuild").write_text(kbuild.replace(probe[0] + "\n", ""))
+    src = tree_without_probe("PARAM_SET_UINT_MINMAX")
     p = subprocess.run(["make", "-C", str(src), f"KDIR={uml_kernel}", "ARCH=um"],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
@@ -186,12 +177,13 @@ def fallback_ko(uml_kernel, tmp_path):
 
 
 @pytest.mark.parametrize("parser", ["kernel", "fallback"])
-def test_parameters_parse_as_kstrtouint_with_a_range(uml_kernel, tmp_path, parser):
+def test_parameters_parse_as_kstrtouint_with_a_range(uml_kernel, tmp_path, parser,
+                                                   tree_without_probe):
     """Decimal, 0x hex, 0 octal, a leading +, one trailing newline; nothing else, and
     nothing outside the range (which leaves the value as it was). The kernel's
     param_set_uint_minmax() (Linux 5.15+) and the module's fallback for older kernels give
     the same answers."""
-    extra = ["--ko", str(fallback_ko(uml_kernel, tmp_path))] if parser == "fallback" else []
+    extra = ["--ko", str(fallback_ko(uml_kernel, tree_without_probe))] if parser == "fallback" else []
     out = tmp_path / "out"
     p = subprocess.run([str(UML_SH), "run", "--timeout", "300", "--out", str(out), *extra,
                         "--", "sh", "tests/guest/param_parse.sh"], capture_output=True, text=True)
