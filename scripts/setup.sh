@@ -20,7 +20,7 @@ PACKAGES=(
 	# User-Mode Linux build (+ its static poweroff helper and patches) and checkpatch.pl
 	linux-source-6.1 libc6-dev patch
 	# host tests and plots (run with /usr/bin/python3)
-	python3 python3-matplotlib python3-pytest
+	python3 python3-matplotlib python3-pytest python3-pytest-xdist
 	# flent's tests (testbed/flent.sh) and their traffic; netperf is in non-free (below)
 	flent netperf
 )

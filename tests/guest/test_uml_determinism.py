@@ -261,12 +261,19 @@ def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     assert a["final"] == b["final"]
 
 
+@pytest.fixture(scope="module")
+def bbr_loss_thresh20(uml_kernel, tmp_path_factory):
+    """Built-in bbr's run of the switched-on comparisons, made once for all four."""
+    return run_scenario(tmp_path_factory.mktemp("bbr_ref"), "bbr", 1, "-S", "-c", "bbr",
+                        "-k", "loss_thresh=20")
+
+
 @pytest.mark.parametrize("cc", ["bbr_a", "bbr_a_fair", "bbq", "da_bbr"])
-def test_module_cc_switched_on_differs_from_bbr(uml_kernel, tmp_path, cc):
+def test_module_cc_switched_on_differs_from_bbr(bbr_loss_thresh20, tmp_path, cc):
     """The other side of the A/B test: with its change on (defaults), each algorithm must
     not do what built-in bbr does, or the off-switch test above proves nothing."""
     a = run_scenario(tmp_path, cc, 1, "-S", "-c", cc, "-k", "loss_thresh=20")
-    b = run_scenario(tmp_path, "bbr", 1, "-S", "-c", "bbr", "-k", "loss_thresh=20")
+    b = bbr_loss_thresh20
     assert tcp_trace(a["flow1.json"])[:-2] != tcp_trace(b["flow1.json"])[:-2] or \
         tcp_trace(a["flow2.json"])[:-2] != tcp_trace(b["flow2.json"])[:-2], \
         f"{cc} with its defaults did exactly what bbr did"
