@@ -85,6 +85,8 @@ BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
+BBR_PARAM(fair_compete_dips, 1, 1, 3,
+	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
@@ -99,6 +101,7 @@ struct bbr_a_fair_params {
 	u32	hi_phi_pm;
 	u32	compete_us;
 	u32	hi_rtt_us;
+	u8	compete_dips;
 	u8	probe_hold;
 	u8	cwnd_probe;
 	u8	gains;
@@ -116,8 +119,9 @@ struct bbr_a_fair_state {
 	u32	hi_k_ms:16,		/* CUBIC's K for hi_max, ms */
 		hi_valid:1,		/* a bound is in force */
 		compete:1,		/* a competitor keeps the queue */
+		dips:2,			/* PROBE_RTTs in a row that left a queue */
 		lossy:1,		/* did the last loss round lose too much? */
-		unused:13;
+		unused:11;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -150,6 +154,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
 	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
 	p->compete_us = bbr_param(fair_compete_us);
+	p->compete_dips = bbr_param(fair_compete_dips);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 }
@@ -296,7 +301,11 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 /*
  * PROBE_RTT is over. The lowest RTT of its dip, against the connection's
  * lowest (tcp_min_rtt), says whether a flow that does not yield to delay
- * keeps a queue.
+ * keeps a queue. Many flows of its own kind whose PROBE_RTTs do not overlap
+ * can leave a queue at one dip too, and their next ones, drawn together by
+ * the lower RTTs each dip shows the others, empty it: with
+ * fair_compete_dips > 1 a competitor is assumed only once that many dips in
+ * a row left a queue. One dip that empties the queue clears it.
  */
 static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
@@ -307,8 +316,12 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	u32 base = tcp_min_rtt(tcp_sk(sk));
 	bool was = f->compete;
 
-	f->compete = p->compete_us && bbr->min_rtt_us > base &&
-		     bbr->min_rtt_us - base > p->compete_us;
+	if (p->compete_us && bbr->min_rtt_us > base &&
+	    bbr->min_rtt_us - base > p->compete_us)
+		f->dips = min_t(u32, f->dips + 1, 3);
+	else
+		f->dips = 0;
+	f->compete = f->dips && f->dips >= p->compete_dips;
 	/*
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event

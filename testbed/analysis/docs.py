@@ -19,7 +19,7 @@ import os
 import re
 
 from .common import AnalysisError
-from .tables import cell, load_runs, usual_count
+from .tables import cell, load_runs, usual_count, values
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 BEGIN = re.compile(r"^<!-- table:([A-Za-z0-9_.-]+) -->$")
@@ -32,12 +32,13 @@ class Col:
     are results, and how many were left out) with these digits
     and scale (100: per cent), or a fixed text (text: a function of the row's selection).
     note(selection) adds fixed text after a metric's cell (the paper's value beside ours).
-    sel narrows the row's runs (src, config, scenario)."""
+    extreme "min" or "max": the cell is the worst run's value, not the mean (the worst point
+    beside the mean). sel narrows the row's runs (src, config, scenario)."""
 
     def __init__(self, header, metric=None, digits=3, scale=1, ci=True, text=None, note=None,
-                 **sel):
+                 extreme=None, **sel):
         self.header, self.metric, self.digits, self.scale, self.ci = header, metric, digits, scale, ci
-        self.text, self.note, self.sel = text, note, sel
+        self.text, self.note, self.extreme, self.sel = text, note, extreme, sel
 
 
 class Table:
@@ -157,6 +158,11 @@ def render(name, table, repo=REPO):
         if c.metric == "runs":  # the runs that are results, and those left out
             bad = sum(1 for r in runs if r["problems"])
             return f"{len(runs) - bad}" + (f" ({bad} excluded)" if bad else "")
+        if c.extreme:
+            xs = [v for v in values([r for r in runs if not r["problems"]], c.metric)
+                  if v is not None]
+            return f"{(min if c.extreme == 'min' else max)(xs) * c.scale:.{c.digits}f}" \
+                if xs else "-"
         note = c.note(key) if c.note else ""
         return cell(runs, c.metric, c.digits, c.scale, c.ci, usual) + (f" {note}" if note else "")
     out = ["| " + " | ".join(table.labels + [c.header for c in table.cols]) + " |",

@@ -94,3 +94,21 @@ def test_a_block_carries_its_own_provenance_and_can_move():
 def test_bad_markers(text, msg):
     with pytest.raises(AnalysisError, match=re.escape(msg)):
         docs.rewrite(text, BLOCKS)
+
+
+def test_a_worst_column_shows_the_worst_run_not_the_mean(tmp_path):
+    """Col(extreme=...) renders the lowest (or highest) run's value of its cell's runs, and
+    leaves out runs that are not results."""
+    src = REPO / "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"
+    runs = [r for r in docs.load_runs(str(src))
+            if r["config"] == "bbr_a_fair" and r["scenario"] == "b0.1"]
+    jains = [r["jain"] for r in runs]
+    assert len(set(jains)) > 1  # a mean would differ from both extremes
+    table = docs.Table({"s": str(src.relative_to(REPO))}, ["scenario"],
+                       [(["b0.1"], {"src": "s", "config": "bbr_a_fair", "scenario": "b0.1"})],
+                       [docs.Col("worst", "jain", 3, extreme="min"),
+                        docs.Col("best", "jain", 3, extreme="max"),
+                        docs.Col("mean", "jain", 3, ci=False)])
+    row = docs.render("t", table)[2]
+    assert row == f"| b0.1 | {min(jains):.3f} | {max(jains):.3f} | " \
+                  f"{sum(jains) / len(jains):.3f} |", row
