@@ -4,6 +4,7 @@ from the flows' shares.
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
+import csv
 import re
 
 import pytest
@@ -34,22 +35,34 @@ def share(summary, cc):
 
 
 # 0.6.0's defaults, said explicitly so that the tests keep testing the rules if they change
-COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000")
+COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000",
+        "--module-param", "fair_compete_dips=1")
 
 
+def with_dips(n):
+    """COEX with fair_compete_dips=n."""
+    return COEX[:-1] + (f"fair_compete_dips={n}",)
+
+
+@pytest.mark.parametrize("dips", [1, 2])
 def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_testbed,
-                                                                       tmp_path):
+                                                                       tmp_path, dips):
     """20 BDP, 20 ms, one flow each. CUBIC keeps hundreds of ms of queue, which bbr_a_fair's
-    delay-based target yielded to (7 % of the link in 0.4.0). Its PROBE_RTT (about 10 s in)
-    cannot empty that queue: from then on the trace says compete=1 and the flow paces at its
-    bound, and it holds a real share of the rest of the run."""
+    delay-based target yielded to (7 % of the link in 0.4.0). Its PROBE_RTT (about 10 s in,
+    then every 10 s) cannot empty that queue: after `dips` of them the trace says compete=1
+    and the flow paces at its bound, and it holds a real share of the rest of the run."""
     out = tmp_path / "deep"
     summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
                           "--buffer-bdp", "20", "--duration", "45", "--warmup", "25",
-                          "--sample-ms", "0", "--seed", "1", *COEX)
+                          "--sample-ms", "0", "--seed", "1", *with_dips(dips))
     events = fair_events(out / "bbr_a_fair+cubic" / "run1")
     first = next((t for t, e in events if e["compete"]), None)
-    assert first is not None and 9 < first < 25, first
+    dips_at = [t for (_, a), (t, b) in zip(events, events[1:])
+               if a["mode"] != 3 and b["mode"] == 3]  # each PROBE_RTT's start
+    assert first is not None and 9 < first < 35, (first, dips_at)
+    # at the end of the dips-th PROBE_RTT, not before it
+    assert len(dips_at) >= dips and dips_at[dips - 1] < first < dips_at[dips - 1] + 1, \
+        (first, dips_at)
     assert all(e["compete"] for t, e in events if t > first and e["mode"] == 2)
     assert any(e["bw_hi_bps"] > 0 for t, e in events if t > first)
     assert share(summary, "bbr_a_fair") > 0.25, summary["results"][0]["per_cc"]
@@ -65,6 +78,31 @@ def test_own_kind_drains_at_probe_rtt_and_is_not_flagged(run_testbed, tmp_path):
     events = fair_events(run, 5201) + fair_events(run, 5202)
     assert any(e["mode"] == 3 for _, e in events), "no PROBE_RTT in the run"
     assert not [e for _, e in events if e["compete"]]
+
+
+def test_many_own_flows_whose_dips_do_not_overlap_are_not_competitors(run_testbed, tmp_path):
+    """10 bbr_a_fair flows per RTT class (10 and 60 ms, 2 BDP). Their first PROBE_RTTs, about
+    10 s in, do not overlap and leave a queue: with fair_compete_dips=1 some flows take it
+    for a buffer filler's; with 2, the next dips, drawn together, empty it and no flow is
+    ever flagged, and the queue stays below half the buffer after the first dips."""
+    flagged = {}
+    for dips in (1, 2):
+        out = tmp_path / f"dips{dips}"
+        run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--flows-per-rtt", "10",
+                    "--buffer-bdp", "2", "--duration", "24", "--sample-ms", "500",
+                    "--seed", "1", "--module-param", "fair_pkts_scale=1", *with_dips(dips))
+        run = out / "bbr_a_fair" / "run1"
+        events = [e for line in (run / "trace.txt").read_text().splitlines()
+                  if (m := EVENT.search(line))
+                  for e in [dict(kv.split("=", 1) for kv in m.group(1).split())]]
+        assert sum(1 for e in events if e["mode"] == "3") >= 20, "too few PROBE_RTT events"
+        flagged[dips] = {e["dport"] + "/" + e["sport"] for e in events if e["compete"] != "0"}
+    assert flagged[1], "dips=1 flagged no flow: the test no longer shows the false positive"
+    assert not flagged[2], flagged[2]
+    # after the second dips (20 s): the buffer is 2 x 60 ms = 120 ms of queue at most
+    with open(run / "queue.csv") as f:
+        late = [float(r["qdelay_ms"]) for r in csv.DictReader(f) if float(r["t_s"]) > 21]
+    assert late and sum(late) / len(late) < 60, late
 
 
 def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
