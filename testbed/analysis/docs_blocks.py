@@ -9,6 +9,7 @@ from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS
+from .wall import fault_bound, marginal, soak_job_walls, soak_outcomes, wall_span
 
 R = "docs/results/reproduce"
 FIG4 = [f"l{x}-b{b}" for b in (1, 5) for x in (0, 1, 3, 6)]
@@ -367,3 +368,65 @@ EVAL_BLOCKS = {
              "utilisation from the testbed's own capture"),
 }
 BLOCKS.update(EVAL_BLOCKS)
+
+
+SOAK = "docs/results/guest-soak"
+SOAKS = [  # (guest, soak's commit and traffic), source, file: in the order they ran
+    ("UML", "290823e, iperf3 as the traffic (stopped early)", "u1",
+     "uml-main-job-fresh-clone-290823e.csv"),
+    ("UML", "dc7e736, tcpflow.py", "u2", "uml-main-job-fresh-clone-dc7e736.csv"),
+    ("UML", "c8b6683, tcpflow.py, the sink woken per 64 KB (since taken back)", "u3",
+     "uml-main-job-fresh-clone-c8b6683.csv"),
+    ("UML", "1770b9c, tcpflow.py, read per packet", "u4", "uml-main-job-fresh-clone-1770b9c.csv"),
+    ("QEMU, Debian 6.12", "af38ff6, no retry after a fault", "q", "qemu612-default.csv")]
+SAMPLER = {"w": "docs/results/sampler-cost-uml/wall.csv"}
+CLIENT_COST = {"c": "docs/results/client-uml/cost-clean.csv",
+               "a": "docs/results/client-uml/cost-aad7e6c.csv"}
+
+
+def two_durations(col):
+    """Columns of runs timed at 10 and 30 s: the wall time at each, and the marginal cost."""
+    return [Col("wall s, D = 10 s", fn=wall_span(col, "10")),
+            Col("wall s, D = 30 s", fn=wall_span(col, "30")),
+            Col("marginal wall s per simulated s", fn=marginal(col, "10", "30"))]
+
+
+WALL_WHAT = ("wall time per run (min .. max over the repetitions); marginal: (wall at 30 s - "
+             "wall at 10 s) / 20 s, one value per repetition")
+WALL_BLOCKS = {
+    # docs/backends.md
+    "backends-soaks": Table({src: f"{SOAK}/{f}" for _, _, src, f in SOAKS},
+                            ["guest", "soak (commit, traffic)"],
+                            [([g, what], {"src": src}) for g, what, src, _ in SOAKS], [
+        Col("main jobs", fn=lambda rs: str(len({r["iteration"] for r in rs}))),
+        Col("guest runs", fn=lambda rs: str(len(rs))), Col("outcomes", fn=soak_outcomes),
+        Col("guest wall s per main job", fn=soak_job_walls),
+        Col("faults per guest run, 95 % upper bound", fn=fault_bound)],
+        what="scripts/guest_soak.sh's rows, one per guest run of the main job (bbr_a and bbr, "
+             "30 s each) from a fresh clone (UML) or as is (QEMU); wall: the guest runs' own "
+             "`wall_s` summed per main job, min .. max; upper bound: 3 / guest runs where "
+             "none faulted (the rule of three, computed)", seed_notes=False),
+    "backends-sampler-cost": Table(SAMPLER, ["sampling (commit)"], [
+        (["ss/tc per sample (bae84dc)"], {"src": "w", "sampling": "ss-tc"}),
+        (["netlink sampler (977a811)"], {"src": "w", "sampling": "netlink"}),
+        (["none (`--sample-ms 0`, 977a811)"], {"src": "w", "sampling": "none"})],
+        two_durations("wall_s_time") + [Col("tc samples, D = 30 s", fn=lambda rs: ", ".join(
+            r["tc_samples"] for r in rs if r["duration_s"] == "30"))],
+        what="wall time of the one run at each duration (/usr/bin/time's elapsed), two runs "
+             "at a time on the 2-core machine; marginal: (wall at 30 s - wall at 10 s) / 20 s",
+        seed_notes=False),
+    "backends-client-cost": Table(CLIENT_COST, ["traffic (commit)", "sampling"], [
+        (["iperf3 3.12 (e9f5123)", "100 ms"],
+         {"src": "c", "traffic": "iperf3", "sampling_ms": "100"}),
+        (["tcpflow.py, a clock read per read and write (e9f5123)", "100 ms"],
+         {"src": "c", "traffic": "tcpflow.py", "sampling_ms": "100", "commit": "e9f5123"}),
+        (["the same", "none"], {"src": "c", "traffic": "tcpflow.py", "sampling_ms": "0"}),
+        (["tcpflow.py, counters snapshotted per interval (1bd1207)", "100 ms"],
+         {"src": "c", "commit": "1bd1207"}),
+        (["later sitting: read per packet, gain trace read after the run (ca51776)", "100 ms"],
+         {"src": "a", "receiver": "per_packet"}),
+        (["the same, the sink reading 16 KB at a time with MSG_WAITALL (aad7e6c, **the "
+          "testbed's**)", "100 ms"], {"src": "a", "receiver": "waitall_16k"})],
+        two_durations("wall_s"), what=WALL_WHAT, seed_notes=False),
+}
+BLOCKS.update(WALL_BLOCKS)

@@ -40,7 +40,11 @@ def test_blocks_render_from_committed_summaries_only():
                 assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) or path in (
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
                     "docs/results/client-uml/runs.csv",  # per-run rows
-                    "docs/results/cost-per-ack-uml/cost.csv"), (name, path)  # per-run CPU
+                    "docs/results/cost-per-ack-uml/cost.csv",  # per-run CPU
+                    "docs/results/sampler-cost-uml/wall.csv",  # per-run wall times
+                    "docs/results/client-uml/cost-clean.csv",
+                    "docs/results/client-uml/cost-aad7e6c.csv") or path.startswith(
+                    "docs/results/guest-soak/"), (name, path)  # per guest run
                 assert path in tracked, (name, path)
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
                 assert any(t.startswith(path + "/") and t.endswith("/summary.json")
