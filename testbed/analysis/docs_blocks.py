@@ -111,6 +111,33 @@ def coexist_grid(bufs, rtts, configs):
 O60 = {"o": "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"}
 
 
+WIDE = "docs/results/fairness-wide-uml"
+WIDE_SRC = {"r": f"{WIDE}/rtt-60s/screen_runs.csv", "f": f"{WIDE}/flows-40s/screen_runs.csv"}
+# (source, scenario, label, configs run there)
+WIDE_SCEN = [
+    ("r", "x30-b1", "5 vs 150 ms, 1 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("r", "x30-b5", "5 vs 150 ms, 5 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("r", "c3-b2", "10, 30, 90 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("r", "c3-b5", "10, 30, 90 ms, 5 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("r", "c4-b2", "10, 20, 50, 100 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("f", "m50-b2", "10 vs 60 ms, 50 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+]
+WIDE_CFG = {"fair": "bbr_a_fair 0.6", "dips2": "dips=2", "cand": "dips=2, pkts_scale=1",
+            "bbr": "bbr"}
+
+
+def wide_table(scenarios, configs):
+    """bbr_a_fair against its own kind beyond the grids it was tuned on: a row per scenario
+    and configuration, the worst seed's Jain beside the mean."""
+    return Table(WIDE_SRC, ["scenario", "config"], [
+        ([label, WIDE_CFG[c]], {"src": src, "config": c, "scenario": sc})
+        for src, sc, label, cfgs in scenarios for c in cfgs if c in configs], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
+
+
 def where_rows():
     """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair from
     0.6.0's (its coexistence rules on) at the same points."""
@@ -205,6 +232,14 @@ BLOCKS = {
         what=COEX_WHAT.replace("cubic's throughput", "the second's throughput (all its "
                                "flows)").replace("with cubic as the other flow",
                                                  "with the second's cc as the first")),
+    "wide-rtt": wide_table(WIDE_SCEN, WIDE_CFG),
+    "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
+        ([s, label], {"src": "o", "config": cfg, "scenario": s})
+        for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
+        for cfg, label in (("bbr_a_fair", "0.6.0"), ("cand", "dips=2, pkts_scale=1"))], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        seed_notes=False),
     # docs/reproduction.md
     "fig5-flows": Table({"s": f"{R}/fig5"}, ["buffer", "algorithm"], [
         ([f"{s[1:]} BDP", cc], {"src": "s", "scenario": s, "config": cc})
