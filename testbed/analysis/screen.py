@@ -46,6 +46,11 @@ def job_summaries(root, config="*", scenario="*"):
     return sorted(p for p in paths if re.fullmatch(r"seed[0-9]+", os.path.basename(os.path.dirname(p))))
 
 
+def _entry(config, scenario, r, key):
+    return {"config": config, "scenario": scenario, "r": r, "problems": problems(r),
+            "provenance": run_provenance(r, key)}
+
+
 def screen_runs(root):
     """One row (SCREEN_RUN_COLS) per finished job of a screen.sh tree. A run with problems
     (checks.py) has them in its row, and serves no other run as a harm reference."""
@@ -56,10 +61,22 @@ def screen_runs(root):
         with open(path) as f:
             summ = json.load(f)
         key = job_key_of(path)
-        for r in summ["results"]:
-            entries.append({"config": os.path.basename(os.path.dirname(scen_dir)),
-                            "scenario": os.path.basename(scen_dir), "r": r,
-                            "problems": problems(r), "provenance": run_provenance(r, key)})
+        entries += [_entry(os.path.basename(os.path.dirname(scen_dir)),
+                           os.path.basename(scen_dir), r, key) for r in summ["results"]]
+    return _rows(entries)
+
+
+def summary_runs(path):
+    """One row (SCREEN_RUN_COLS) per run of one summary.json (testbed/analyze.py's over a
+    --repeat set, committed as it is, without a screen.sh tree around it): config is the
+    run's cc, scenario empty; no job key."""
+    with open(path) as f:
+        summ = json.load(f)
+    return _rows([_entry(r["cc"], "", r, {}) for r in summ["results"]])
+
+
+def _rows(entries):
+    """The rows of entries (_entry), harm computed among those that are results."""
     screen_harm([e for e in entries if not e["problems"]])
     rows = []
     for e in entries:

@@ -8,7 +8,7 @@ import os
 import re
 
 from .common import AnalysisError, num, read_csv
-from .screen import SCREEN_RUN_COLS, job_summaries, screen_runs
+from .screen import SCREEN_RUN_COLS, job_summaries, screen_runs, summary_runs
 from .stats import mean_ci95
 
 TABLE_CCS = ["bbr", "bbq", "da_bbr", "bbr_a", "bbr_a_fair", "cubic"]
@@ -52,21 +52,28 @@ def _run(d):
 
 def load_runs(path):
     """The runs of a screen, one dict each (_run): from a screen_runs.csv (or the one beside
-    a screen.csv), or from a screen.sh tree's job summaries, whose flows' throughputs are
-    taken unrounded from the summaries."""
+    a screen.csv), from a screen.sh tree's job summaries, or from one summary.json of a
+    --repeat set (config: the run's cc); from summaries, the flows' throughputs unrounded
+    and each run's own wall time (params.wall_s)."""
     if os.path.isdir(path):
-        rows = [_run(dict(zip(SCREEN_RUN_COLS, r))) for r in screen_runs(path)]
-        tputs = []
-        walls = []
-        for p in job_summaries(path):
-            with open(p) as f:
-                results = json.load(f)["results"]
-            tputs += [[fl["throughput_mbps"] for fl in r["flows"]] for r in results]
-            walls += [num(r["params"].get("wall_s")) for r in results]
-        for r, t, w in zip(rows, tputs, walls):
-            r["tputs"], r["wall_s"] = t, w
-        return rows
+        return _with_summaries([_run(dict(zip(SCREEN_RUN_COLS, r))) for r in screen_runs(path)],
+                               job_summaries(path))
+    if path.endswith(".json"):
+        return _with_summaries([_run(dict(zip(SCREEN_RUN_COLS, r))) for r in summary_runs(path)],
+                               [path])
     return [_run(d) for d in read_csv(path)]
+
+
+def _with_summaries(rows, paths):
+    """rows (one per result of the summaries at paths, in order) with tputs and wall_s."""
+    results = []
+    for p in paths:
+        with open(p) as f:
+            results += json.load(f)["results"]
+    for r, res in zip(rows, results):
+        r["tputs"] = [fl["throughput_mbps"] for fl in res["flows"]]
+        r["wall_s"] = num(res["params"].get("wall_s"))
+    return rows
 
 
 PER_FLOW = {"cwnd_limited": "cwnd_limited_shares", "probe": "probe_shares",

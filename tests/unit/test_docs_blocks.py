@@ -1,6 +1,8 @@
 """The numbers in README.md and docs/*.md are generated from committed data (analysis/docs.py,
 docs_blocks.py): every block re-rendered must equal the file, so a stale or hand-edited
 number fails here; and the tables round once, from the per-run values."""
+import json
+import os
 import re
 import subprocess
 import sys
@@ -46,9 +48,31 @@ def test_blocks_render_from_committed_summaries_only():
                     "docs/results/client-uml/cost-aad7e6c.csv") or path.startswith(
                     "docs/results/guest-soak/"), (name, path)  # per guest run
                 assert path in tracked, (name, path)
+            elif path.endswith(".json"):  # one summary.json of a --repeat set, committed as is
+                assert os.path.basename(path).startswith("summary"), (name, path)
+                assert path in tracked, (name, path)
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
                 assert any(t.startswith(path + "/") and t.endswith("/summary.json")
                            for t in tracked), (name, path)
+
+
+def test_a_summary_json_is_a_source_of_runs(tmp_path):
+    """One summary.json of a --repeat set: a run per result, config its cc, the flows'
+    throughputs unrounded and the run's own wall time; a run that is no result is marked."""
+    src = REPO / "docs/results/fairness-qemu612/summary-0.4.0-loss6-g0.json"
+    results = json.loads(src.read_text())["results"]
+    runs = docs.load_runs(str(src))
+    assert [r["config"] for r in runs] == [x["cc"] for x in results]
+    assert [r["jain"] for r in runs] == [x["jain"] for x in results]
+    assert [r["tputs"] for r in runs] == [[f["throughput_mbps"] for f in x["flows"]]
+                                          for x in results]
+    assert [r["wall_s"] for r in runs] == [float(x["params"]["wall_s"]) for x in results]
+    assert not any(r["problems"] for r in runs)
+    bad = json.loads(src.read_text())
+    bad["results"][0]["params"]["flow_rc_1"] = "1"
+    (tmp_path / "summary-x.json").write_text(json.dumps(bad))
+    runs = docs.load_runs(str(tmp_path / "summary-x.json"))
+    assert runs[0]["problems"].startswith("client failed") and not runs[1]["problems"]
 
 
 def test_a_hand_edited_number_fails():
