@@ -17,7 +17,8 @@ numbers in the docs. One module per job, each read in one sitting:
     cli       analyze.py's command line
     paper_values  the paper's numbers
     tables    Markdown tables of screens, rounded once from the per-run values
-    docs      the generated tables of README.md and docs/*.md; docs_blocks: which is which
+    docs      the generated tables of README.md, docs/*.md and the results READMEs;
+              docs_blocks: which is which
     figures/  matplotlib: runs (time series, comparisons, sweeps), paper (Figs. 4..8), cli
 
 testbed/analyze.py and plots/plot.py are the command lines' entry points. Importing this

@@ -1,4 +1,5 @@
-"""The numbers in README.md and docs/*.md are generated, not typed: each table sits between
+"""The numbers in README.md, docs/*.md and docs/results/**/README.md are generated, not
+typed: each table sits between
 
     <!-- table:NAME -->
     ...
@@ -11,7 +12,7 @@ seeds, the kernel, the module's version and srcversion, the module and testbed s
 the jobs' keys, and the runs left out as not results. A block carries its own name, so it
 can move to another file unchanged.
 
-    plots/plot.py --docs            rewrite every block of README.md and docs/*.md
+    plots/plot.py --docs            rewrite every block of those files (doc_files)
     plots/plot.py --docs --check    change nothing; exit 1 naming the blocks that differ
 tests/unit/test_docs_blocks.py runs the check, so a hand-edited or stale number fails."""
 import glob
@@ -207,8 +208,10 @@ def rewrite(text, blocks, repo=REPO):
 
 
 def doc_files(repo=REPO):
-    """README.md and docs/*.md."""
-    return [os.path.join(repo, "README.md")] + sorted(glob.glob(os.path.join(repo, "docs", "*.md")))
+    """README.md, docs/*.md and the results' READMEs (docs/results/**/README.md)."""
+    return [os.path.join(repo, "README.md")] + sorted(
+        glob.glob(os.path.join(repo, "docs", "*.md"))) + sorted(
+        glob.glob(os.path.join(repo, "docs", "results", "**", "README.md"), recursive=True))
 
 
 def update(files=None, check=False, repo=REPO, blocks=None):

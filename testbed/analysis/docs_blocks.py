@@ -1,6 +1,7 @@
-"""The generated blocks of README.md and docs/*.md (docs.py): each name, the committed data
-it renders from and what it shows. A block is placed in a Markdown file by its markers
-alone (<!-- table:NAME --> ... <!-- /table -->), so it can move between files."""
+"""The generated blocks of README.md, docs/*.md and docs/results/**/README.md (docs.py):
+each name, the committed data it renders from and what it shows. A block is placed in a
+Markdown file by its markers alone (<!-- table:NAME --> ... <!-- /table -->), so it can
+move between files."""
 import csv
 import os
 

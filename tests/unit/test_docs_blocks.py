@@ -1,6 +1,6 @@
-"""The numbers in README.md and docs/*.md are generated from committed data (analysis/docs.py,
-docs_blocks.py): every block re-rendered must equal the file, so a stale or hand-edited
-number fails here; and the tables round once, from the per-run values."""
+"""The numbers in README.md, docs/*.md and the results READMEs are generated from committed
+data (analysis/docs.py, docs_blocks.py): every block re-rendered must equal the file, so a
+stale or hand-edited number fails here; and the tables round once, from the per-run values."""
 import json
 import os
 import re
@@ -54,6 +54,19 @@ def test_blocks_render_from_committed_summaries_only():
             else:  # a screen.sh tree: its jobs' summaries and keys, never their raw runs
                 assert any(t.startswith(path + "/") and t.endswith("/summary.json")
                            for t in tracked), (name, path)
+
+
+def test_the_results_readmes_are_docs():
+    """plot.py --docs rewrites, and the check covers, the blocks of docs/results/**/README.md
+    as those of README.md and docs/*.md."""
+    files = [os.path.relpath(p, REPO) for p in docs.doc_files()]
+    assert files[0] == "README.md" and "docs/backends.md" in files
+    for readme in ("docs/results/client-uml/README.md",
+                   "docs/results/fairness-qemu612/README.md",
+                   "docs/results/reproduce/fig6/README.md"):
+        assert readme in files, readme
+    assert not [f for f in files if f.startswith("docs/results/") and
+                os.path.basename(f) != "README.md"]
 
 
 def test_a_summary_json_is_a_source_of_runs(tmp_path):

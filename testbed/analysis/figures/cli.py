@@ -18,8 +18,8 @@ DESCRIPTION = "Plots of testbed results (matplotlib, Agg backend; PNG files)."
 
 
 def docs_command(a):
-    """plot.py --docs [--check] [FILE...]: the generated blocks of README.md and docs/*.md
-    (or of FILEs), rewritten, or with --check compared: exit 1 naming those that differ."""
+    """plot.py --docs [--check] [FILE...]: the generated blocks of README.md, docs/*.md
+    and the results' READMEs (or of FILEs), rewritten, or with --check compared: exit 1 naming those that differ."""
     differ = docs.update([os.path.abspath(p) for p in a.paths] or None, check=a.check)
     for path, names in differ.items():
         rel = os.path.relpath(path, docs.REPO)
@@ -115,7 +115,8 @@ def main(argv=None):
     ap.add_argument("--common", action="store_true",
                     help="with --table: only the scenarios every configuration has")
     ap.add_argument("--docs", action="store_true",
-                    help="rewrite the generated tables of README.md and docs/*.md (or of the "
+                    help="rewrite the generated tables of README.md, docs/*.md and "
+                         "docs/results/**/README.md (or of the "
                          "Markdown files given) from the committed data they name")
     ap.add_argument("--check", action="store_true",
                     help="with --docs: write nothing; exit 1 naming the blocks that differ")
