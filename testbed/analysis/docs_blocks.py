@@ -10,7 +10,8 @@ from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS
-from .wall import fault_bound, marginal, soak_job_walls, soak_outcomes, wall_span
+from .wall import (fault_bound, first_flow_ahead, marginal, per_run, soak_job_walls,
+                   soak_outcomes, span, wall_span)
 
 R = "docs/results/reproduce"
 FIG4 = [f"l{x}-b{b}" for b in (1, 5) for x in (0, 1, 3, 6)]
@@ -466,3 +467,59 @@ WALL_BLOCKS = {
         two_durations("wall_s"), what=WALL_WHAT, seed_notes=False),
 }
 BLOCKS.update(WALL_BLOCKS)
+
+
+QEMU = "docs/results/fairness-qemu612"
+QEMU040_SRC = {k: f"{QEMU}/summary-0.4.0-{k}.json"
+               for k in ("default", "loss6", "loss6-g0", "b0.1", "b0.1-g0", "b0.1-bbr")}
+QEMU040_SRC["u"] = "docs/results/fair-gains-uml/grid-30s/screen_runs.csv"
+QEMU040 = [  # (guest, scenario, config, selection)
+    ("QEMU 6.12", "5 BDP", "bbr_a_fair 0.4.0", {"src": "default"}),
+    ("QEMU 6.12", "5 BDP, 6 % loss", "bbr_a_fair 0.4.0", {"src": "loss6"}),
+    ("QEMU 6.12", "5 BDP, 6 % loss", "fair_gains=0 (0.3.0's gains)", {"src": "loss6-g0"}),
+    ("QEMU 6.12", "0.1 BDP", "bbr_a_fair 0.4.0", {"src": "b0.1"}),
+    ("QEMU 6.12", "0.1 BDP", "fair_gains=0", {"src": "b0.1-g0"}),
+    ("QEMU 6.12", "0.1 BDP", "bbr", {"src": "b0.1-bbr"}),
+    ("UML (fair-gains-uml grid-30s)", "0.1 BDP", "bbr_a_fair 0.4.0",
+     {"src": "u", "config": "bbr_a_fair", "scenario": "b0.1"}),
+    ("UML (fair-gains-uml grid-30s)", "0.1 BDP", "fair_gains=0",
+     {"src": "u", "config": "bbr_a_fair_v030", "scenario": "b0.1"}),
+    ("UML (fair-gains-uml grid-30s)", "0.1 BDP", "bbr",
+     {"src": "u", "config": "bbr", "scenario": "b0.1"})]
+QEMU_DEFAULT_SRC = {"f3": f"{QEMU}/summary-bbr_a_fair-0.3.0.json",
+                    "f2": f"{QEMU}/summary-bbr_a_fair.json", "a": f"{QEMU}/summary-bbr_a.json",
+                    "b": f"{QEMU}/summary-bbr.json",
+                    "u": "docs/results/fairness-grid-uml/screen_runs.csv"}
+QEMU_DEFAULT = [  # (guest, config (commit), selection)
+    ("QEMU 6.12", "bbr_a_fair 0.3.0 (d9137fc)", {"src": "f3"}),
+    ("QEMU 6.12", "bbr_a_fair 0.2.0 (bae84dc)", {"src": "f2"}),
+    ("QEMU 6.12", "bbr_a 0.2.0 (cfa2311)", {"src": "a"}),
+    ("QEMU 6.12", "bbr (cfa2311)", {"src": "b"}),
+    ("UML (fairness-grid-uml)", "bbr_a_fair 0.3.0",
+     {"src": "u", "config": "bbr_a_fair", "scenario": "b5"})]
+RUN_WHAT = "each run's value in seed order, or the mean +- 95 % CI half-width over the runs"
+QEMU_BLOCKS = {  # docs/results/fairness-qemu612/README.md
+    "qemu612-040": Table(QEMU040_SRC, ["guest", "scenario", "config"], [
+        ([g, s, c], sel) for g, s, c, sel in QEMU040], [
+        Col("runs", "runs"), Col("Jain per run", fn=per_run("jain")), Col("Jain", "jain"),
+        Col("retransmitted %", "retrans_rate", 1, 100),
+        Col("queue ms", fn=span("qdelay_mean_ms", 1)),
+        Col("10 ms flow ahead", fn=first_flow_ahead),
+        Col("wall s per run", fn=per_run("wall_s", 0))],
+        what=RUN_WHAT + "; queue: the bottleneck's mean queueing delay, min .. max over the "
+             "runs; ahead: the runs where the 10 ms flow got more than the 50 ms flow; wall: "
+             "each run's own (`params.wall_s`; the UML screen's CSV has none)",
+        seed_notes=False),
+    "qemu612-default": Table(QEMU_DEFAULT_SRC, ["guest", "config (commit)"], [
+        ([g, c], sel) for g, c, sel in QEMU_DEFAULT], [
+        Col("runs", "runs"), Col("Jain per run", fn=per_run("jain")), Col("Jain", "jain"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 1, 100),
+        Col("queue ms per run", fn=per_run("qdelay_mean_ms", 1)),
+        Col("10 ms flow Mbit/s", fn=per_run("tput0", 1)),
+        Col("50 ms flow Mbit/s", fn=per_run("tput1", 1)),
+        Col("wall s per run", fn=per_run("wall_s", 0))],
+        what="10 ms vs 50 ms, 100 Mbit/s, 5 BDP, 30 s; " + RUN_WHAT + "; wall: each run's own "
+             "(`params.wall_s`; the UML screen's CSV has none)", seed_notes=False),
+}
+BLOCKS.update(QEMU_BLOCKS)
+

@@ -1,10 +1,12 @@
 """Cells (docs.Col's fn) of the docs' wall-time blocks, from per-run files that a mean and a
 confidence interval do not describe: runs timed at two durations, repeated a few times
 (docs/results/sampler-cost-uml, client-uml/cost-*.csv), and guest soaks, a row per guest
-run (docs/results/guest-soak, scripts/guest_soak.sh)."""
+run (docs/results/guest-soak, scripts/guest_soak.sh); and cells of a few runs each (QEMU's
+three, docs/results/fairness-qemu612): each run's value, a range, a count."""
 from collections import Counter
 
 from .common import AnalysisError, num
+from .tables import values
 
 
 def walls(runs, col, duration):
@@ -58,3 +60,32 @@ def fault_bound(runs):
     if not runs or any(r["outcome"] == "fault" for r in runs):
         return "-"
     return f"{3 / len(runs):.3f}"
+
+
+def per_run(metric, digits=3, scale=1):
+    """A cell: each run's value of metric (tables.values), in seed order, ', '-joined; '-'
+    where no run has one."""
+    def text(runs):
+        xs = values(sorted(runs, key=lambda r: int(r.get("seed") or 0)), metric)
+        if all(v is None for v in xs):
+            return "-"
+        return ", ".join("-" if v is None else f"{v * scale:.{digits}f}" for v in xs)
+    return text
+
+
+def span(metric, digits=3, scale=1):
+    """A cell: 'min .. max' of the runs' values of metric, 'x' where they are one value."""
+    def text(runs):
+        xs = [f"{v * scale:.{digits}f}" for v in values(runs, metric) if v is not None]
+        if not xs:
+            return "-"
+        lo, hi = (min(xs, key=float), max(xs, key=float))
+        return lo if lo == hi else f"{lo} .. {hi}"
+    return text
+
+
+def first_flow_ahead(runs):
+    """A cell: 'k of n', the runs whose first flow (the shortest RTT's) got more throughput
+    than the second."""
+    return f"{sum(1 for r in runs if len(r['tputs']) > 1 and r['tputs'][0] > r['tputs'][1])} " \
+           f"of {len(runs)}"

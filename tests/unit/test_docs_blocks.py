@@ -194,6 +194,13 @@ def test_wall_cells():
     assert wall.soak_job_walls(soak) == "30 .. 45"
     assert wall.soak_outcomes(soak) == "4 ok"
     assert wall.fault_bound(soak) == "0.750"
+    few = [{"seed": s, "jain": j, "problems": "", "tputs": t} for s, j, t in (
+        ("2", 0.5, [3.0, 1.0]), ("1", 0.75, [1.0, 3.0]), ("3", None, [2.0, 1.0]))]
+    assert wall.per_run("jain", 2)(few) == "0.75, 0.50, -"
+    assert wall.per_run("jain")([few[2]]) == "-"
+    assert wall.span("jain", 1, 100)(few) == "50.0 .. 75.0"
+    assert wall.span("jain", 2)(few[:1]) == "0.50"
+    assert wall.first_flow_ahead(few) == "2 of 3"
     soak[0]["outcome"] = "fault"
     assert wall.soak_outcomes(soak) == "3 ok, 1 fault"
     assert wall.fault_bound(soak) == "-"
