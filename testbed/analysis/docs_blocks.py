@@ -523,3 +523,46 @@ QEMU_BLOCKS = {  # docs/results/fairness-qemu612/README.md
 }
 BLOCKS.update(QEMU_BLOCKS)
 
+
+
+CU = "docs/results/client-uml"
+CLIENT_SETS_SRC = {"a": f"{CU}/summary-tcpflow.json", "b": f"{CU}/summary-iperf3.json",
+                   "c": f"{CU}/summary-tcpflow-late50.json",
+                   "d": f"{CU}/summary-tcpflow-a086e61.json",
+                   "e": f"{CU}/summary-tcpflow-a086e61-late50.json",
+                   "f": f"{CU}/summary-tcpflow-1770b9c.json"}
+CLIENT_SETS = [  # (set, client, when the 50 ms flow starts, source)
+    ("tcpflow (A)", "tcpflow.py", "with the 10 ms flow", "a"),
+    ("iperf3 (B)", "iperf3 3.12", "later by a few RTTs of its path (iperf3's control exchange; "
+     "~0.1 s, estimated)", "b"),
+    ("late50 (C)", "tcpflow.py", "0.1 s later (`--starts 0,0.1`)", "c"),
+    ("tcpflow-a086e61 (D)", "tcpflow.py, sink per 64 KB", "with the 10 ms flow", "d"),
+    ("tcpflow-a086e61-late50 (E)", "tcpflow.py, sink per 64 KB", "0.1 s later", "e"),
+    ("tcpflow-1770b9c (F)", "tcpflow.py as it stays (no SO_RCVLOWAT)", "with the 10 ms flow",
+     "f")]
+CLIENT_BLOCKS = {  # docs/results/client-uml/README.md
+    "client-sets": Table(CLIENT_SETS_SRC, ["set", "client", "50 ms flow starts"], [
+        ([name, client, starts], {"src": src}) for name, client, starts, src in CLIENT_SETS], [
+        Col("runs", "runs"), *(Col(f"Jain {cc}", "jain", cc=cc)
+                               for cc in ("bbr", "bbr_a", "bbr_a_fair")),
+        Col("utilisation bbr", "utilization", cc="bbr"),
+        Col("wall s per run", fn=span("wall_s", 0))],
+        what="the default scenario, 30 s; mean +- 95 % CI half-width over the seeds; wall: "
+             "each run's own (`params.wall_s`), min .. max over the set's runs",
+        seed_notes=False),
+    "client-bbr_a-start": Table({
+        "s": f"{CU}/summary-tcpflow-a086e61-bbr_a.json",
+        "l": f"{CU}/summary-tcpflow-a086e61-bbr_a-late50.json",
+        "g": "docs/results/fairness-grid-uml/screen_runs.csv"}, ["client", "50 ms flow starts"], [
+        (["tcpflow.py (a086e61)", "with the 10 ms flow"], {"src": "s"}),
+        (["tcpflow.py (a086e61)", "0.1 s later"], {"src": "l"}),
+        (["iperf3 (fairness-grid-uml)", "after iperf3's control exchange"],
+         {"src": "g", "config": "bbr_a", "scenario": "b5"})], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("lowest .. highest", fn=span("jain")),
+        Col("10 ms flow cwnd-limited %", "cwnd_limited0", 1, 100),
+        Col("50 ms flow probing up %", "probe1", 1, 100)],
+        what="bbr_a 0.3.0, the default scenario, 30 s; mean +- 95 % CI half-width over the "
+             "seeds; cwnd-limited and probing up (Pup): shares of the flow's PROBE_BW rounds "
+             "from its gain trace", seed_notes=False),
+}
+BLOCKS.update(CLIENT_BLOCKS)
