@@ -152,8 +152,11 @@ def where_rows():
 
 
 FIGS = (4, 5, 6, 7, 8)
-CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv"}
+CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv",
+          "f": "docs/results/client-uml/summary-tcpflow-1770b9c.json"}
 CLIENT_ROWS = [  # (receiver, cc, selection) of the default scenario, 30 s, 5 seeds (3 late50)
+    *(("per packet, live trace reader (1770b9c)", cc, {"src": "f", "cc": cc})
+      for cc in ("bbr", "bbr_a", "bbr_a_fair")),
     ("per packet (ca51776's testbed)", "bbr", {"src": "c", "set": "G-perpacket", "cc": "bbr"}),
     ("per packet (ca51776's testbed)", "bbr_a", {"src": "c", "set": "G-perpacket", "cc": "bbr_a"}),
     ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr",
@@ -522,7 +525,6 @@ QEMU_BLOCKS = {  # docs/results/fairness-qemu612/README.md
              "(`params.wall_s`; the UML screen's CSV has none)", seed_notes=False),
 }
 BLOCKS.update(QEMU_BLOCKS)
-
 
 
 CU = "docs/results/client-uml"
