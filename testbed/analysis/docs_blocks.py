@@ -114,7 +114,8 @@ O60 = {"o": "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"}
 
 
 WIDE = "docs/results/fairness-wide-uml"
-WIDE_SRC = {"r": f"{WIDE}/rtt-60s/screen_runs.csv", "f": f"{WIDE}/flows-40s/screen_runs.csv"}
+WIDE_SRC = {"r": f"{WIDE}/rtt-60s/screen_runs.csv", "f": f"{WIDE}/flows-40s/screen_runs.csv",
+            "h": f"{WIDE}/rate200-30s/screen_runs.csv"}
 # (source, scenario, label, configs run there)
 WIDE_SCEN = [
     ("r", "x30-b1", "5 vs 150 ms, 1 BDP", ("fair", "dips2", "cand", "bbr")),
@@ -122,6 +123,7 @@ WIDE_SCEN = [
     ("r", "c3-b2", "10, 30, 90 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
     ("r", "c3-b5", "10, 30, 90 ms, 5 BDP", ("fair", "dips2", "cand", "bbr")),
     ("r", "c4-b2", "10, 20, 50, 100 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("h", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP", ("fair", "dips2", "cand", "bbr")),
     ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
     ("f", "m50-b2", "10 vs 60 ms, 50 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
 ]
