@@ -143,13 +143,13 @@ def wide_table(scenarios, configs):
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair from
-    0.6.0's (its coexistence rules on) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair with
+    0.7.0's defaults (fairness-060-uml's dips2) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "o", "config": "bbr_a_fair", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "o", "config": "dips2", "scenario": s}))
     return rows
 
 
@@ -216,14 +216,23 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
     "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
-                                       [("fair", "bbr_a_fair"), ("bbr", "bbr")]),
+                                       [("dips2", "bbr_a_fair"), ("bbr", "bbr")]),
     # docs/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
-                                 [("fair", "bbr_a_fair"), ("bbr", "bbr")]),
+                                 [("dips2", "0.7.0"), ("fair", "0.6.0"), ("bbr", "bbr")]),
+    "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
+                              **GRID200}, ["backend", "buffer, BDP"], [
+        ([backend, b], {"src": src, "config": "dips2", "scenario": f"c{b}"})
+        for b in ("2", "20") for src, backend in (("q", "QEMU, Debian 6.12"),
+                                                  ("g", "UML, 6.1"))], [
+        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
+        what=COEX_WHAT.split("; harm")[0], seed_notes=False),
     "coexist-own-kind": screen_rows(O60, [
         ([label, s], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")
-        for cfg, label in (("bbr_a_fair", "0.6.0"), ("bbr_a_fair_off", "rules off"))]),
+        for cfg, label in (("dips2", "0.7.0"), ("bbr_a_fair", "0.6.0"),
+                           ("bbr_a_fair_off", "rules off"))]),
     "coexist-more": Table({**MORE200, **GRID200}, ["pair (first / second)", "flows, RTT",
                                                     "buffer, BDP"], [
         ([pair, where, b], {"src": src, "config": cfg, "scenario": f"{p}{b}"})

@@ -36,3 +36,14 @@ def test_png_from_a_runs_csv(tmp_path):
             w.writerow(["fair", "c5", "bbr_a_fair+cubic", seed, sh, ""])
     out = coexist_shares(str(p))
     assert Path(out) == tmp_path / "shares.png" and Path(out).stat().st_size > 1000
+
+
+def test_configs_of_one_item_are_curves_of_their_own():
+    """Two configurations that run the same item with other module parameters are two
+    curves, not one mean over both."""
+    runs = [dict(run("c1", "bbr_a_fair+cubic", [0.6, 0.4]), config="fair"),
+            dict(run("c1", "bbr_a_fair+cubic", [0.4, 0.6]), config="dips2"),
+            dict(run("c1", "bbr+cubic", [0.8, 0.2]), config="bbr")]
+    pts = share_points(runs)["c"]
+    assert sorted(pts) == ["bbr+cubic", "bbr_a_fair+cubic (dips2)", "bbr_a_fair+cubic (fair)"]
+    assert pts["bbr_a_fair+cubic (fair)"] == [(1.0, 0.6, 0.0, 1)]

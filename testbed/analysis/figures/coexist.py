@@ -13,14 +13,22 @@ SCENARIO = re.compile(r"^([a-z]+)(\d+(?:\.\d+)?)$")
 
 
 def share_points(runs):
-    """{prefix: {item: [(buffer, mean share of the first cc, CI half-width, seeds)]}} over
-    the runs that are results, for the '+' items whose scenario is PREFIX<buffer>."""
-    groups = defaultdict(list)
+    """{prefix: {curve: [(buffer, mean share of the first cc, CI half-width, seeds)]}} over
+    the runs that are results, for the '+' items whose scenario is PREFIX<buffer>. A curve is
+    an item ('bbr_a_fair+cubic'), or 'item (config)' where configurations with other module
+    parameters ran the same item."""
+    kept = []
     for r in runs:
         m = SCENARIO.match(r.get("scenario", ""))
-        if r["problems"] or not m or "+" not in r.get("cc", ""):
-            continue
-        groups[(m.group(1), r["cc"], float(m.group(2)))].append(r)
+        if not r["problems"] and m and "+" in r.get("cc", ""):
+            kept.append((m, r))
+    configs = defaultdict(set)
+    for _, r in kept:
+        configs[r["cc"]].add(r.get("config", ""))
+    groups = defaultdict(list)
+    for m, r in kept:
+        curve = r["cc"] if len(configs[r["cc"]]) < 2 else f"{r['cc']} ({r.get('config', '')})"
+        groups[(m.group(1), curve, float(m.group(2)))].append(r)
     pts = defaultdict(lambda: defaultdict(list))
     for (prefix, item, buf), rs in sorted(groups.items()):
         v = [x for x in values(rs, "share0") if x is not None]
@@ -39,13 +47,18 @@ def coexist_shares(path, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None):
         raise AnalysisError(f"{path}: no '+' runs at scenarios {', '.join(p for p, _ in panels)}")
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False)
     for ax, (prefix, label) in zip(axes[0], panels):
-        for item, p in sorted(pts[prefix].items()):
+        styles = defaultdict(int)  # curves of one item: a marker and a line style each
+        for curve, p in sorted(pts[prefix].items()):
+            item = curve.split(" ")[0]
             first = item.split("+")[0]
+            k = styles[item]
+            styles[item] += 1
             xs, ys, es = [x[0] for x in p], [x[1] for x in p], [x[2] for x in p]
             lo, hi = min(x[3] for x in p), max(x[3] for x in p)
-            ax.errorbar(xs, ys, yerr=es, marker="o", ms=4, capsize=3,
+            ax.errorbar(xs, ys, yerr=es, marker="osD^v"[k % 5], ms=4, capsize=3,
+                        ls=("-", "--", ":", "-.")[k % 4],
                         color=CC_COLORS.get(first) if first != item.split("+")[-1] else "grey",
-                        label=f"{item} ({lo if lo == hi else f'{lo}..{hi}'} seeds)")
+                        label=f"{curve} ({lo if lo == hi else f'{lo}..{hi}'} seeds)")
         ax.axhline(0.5, color="black", lw=0.8, ls=":")
         ax.set_xscale("log")
         bufs = sorted({x[0] for p in pts[prefix].values() for x in p})
