@@ -40,9 +40,11 @@
  *    are not taken as congestion;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
- *    synchronise). If the lowest RTT of the dip is still fair_compete_us above
- *    the connection's lowest RTT (tcp_min_rtt, 5 minutes), a flow that does
- *    not yield to delay holds that queue, and the delay-based cwnd target
+ *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
+ *    still fair_compete_us above the connection's lowest RTT (tcp_min_rtt,
+ *    5 minutes), a flow that does not yield to delay holds that queue (one
+ *    such dip can be its own kind's: dips of flows with far apart RTTs, or
+ *    of many flows, do not always overlap), and the delay-based cwnd target
  *    would hand it the link (Vegas' weakness against Reno): until a later
  *    PROBE_RTT finds the queue drained, the probe gains are BBRv1's and the
  *    bw the cwnd target is sized by is the bound itself, so that the target
