@@ -220,7 +220,7 @@ BLOCKS = {
     # docs/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
                                  [("dips2", "0.7.0"), ("fair", "0.6.0"), ("bbr", "bbr")]),
-    "coexist-baselines": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
+    "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
                               **GRID200}, ["backend", "buffer, BDP"], [
