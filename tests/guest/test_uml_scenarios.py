@@ -28,6 +28,8 @@ SHORT = {
     "fct-mixed.ini": ["--point", "r70-b1", "--cc", "bbr_a", "--duration", "8"],
     "flent-rtt-fair.ini": ["--cc", "bbr_a", "--duration", "8", "--warmup", "2"],
     "flent-tcp-nup.ini": ["--cc", "cubic", "--duration", "8", "--warmup", "2"],
+    "late-join.ini": ["--point", "short-joins", "--cc", "bbr_a_fair", "--duration", "14",
+                      "--warmup", "8", "--starts", "6,0"],
     "loss-sweep.ini": ["--point", "l1", "--cc", "bbr_a", "--duration", "8"],
 }
 
@@ -45,6 +47,14 @@ def check_convergence(r):
     assert c is not None and 0 <= c <= 4, c
 
 
+def check_late_join(r):
+    # the newcomer is the 10 ms flow (the first class), which joins the 50 ms one at 6 s
+    conv = r["evaluation"]["convergence_s"]
+    assert list(conv) == ["1"], conv
+    c = conv["1"]["80"]["first"]
+    assert c is not None and 0 <= c <= 6, c
+
+
 def check_fct(r):
     fct = r["evaluation"]["fct"]
     assert fct["100000"]["n"] >= 1 and fct["100000"]["p50_ms"] >= 45, fct
@@ -60,7 +70,8 @@ def check_loss(r):
 
 
 CHECKS = {"aqm-rate-step.ini": check_aqm, "convergence.ini": check_convergence,
-          "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
+          "fct-mixed.ini": check_fct, "late-join.ini": check_late_join,
+          "flent-rtt-fair.ini": check_flent,
           "flent-tcp-nup.ini": check_flent, "loss-sweep.ini": check_loss}
 
 
