@@ -85,7 +85,7 @@ for f in "${FIGS[@]}"; do
 	[[ -n $(scenarios "$f") ]] || bad "--points: $f has none of $POINTS (its points: $(POINTS='' scenarios "$f" | sed -E 's/:[^,]*//g'))"
 done
 
-mkdir -p "$OUT" || die "cannot create $OUT"
+results_dir "$OUT" || die "cannot create $OUT"
 configs=$OUT/configs.txt
 tr ',' '\n' <<<"$CCS" | awk '{ print $1, $1 }' >"$configs"
 for f in "${FIGS[@]}"; do

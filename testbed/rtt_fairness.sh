@@ -200,7 +200,9 @@ case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is n
 	bad "--kernel: '$KERNEL' is not a Debian kernel series (6.1, 6.12, newest ...: scripts/kernels.sh series)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
 if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a directory"; fi
-if [[ -d $OUT && -n $(ls -A "$OUT" 2>/dev/null) ]]; then bad "--out: '$OUT' is not empty"; fi
+if [[ -d $OUT && -n $(find "$OUT" -mindepth 1 -maxdepth 1 ! -name "$RESULTS_TAG" -print -quit) ]]; then
+	bad "--out: '$OUT' is not empty"
+fi
 # One check per cc, without --load: its names are these, and a bad one is named as --cc's.
 # The buffer is derived below from checked values; a byte stands in for it here.
 for c in "${CC_LIST[@]}"; do
@@ -272,7 +274,7 @@ check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------
-mkdir -p "$OUT" || die "cannot create $OUT"
+results_dir "$OUT" || die "cannot create $OUT"
 OUT=$(cd "$OUT" && pwd)
 log "results: $OUT"
 # Progress: a line every 15 s with the elapsed time and an estimate of what is left, from

@@ -289,7 +289,7 @@ job_state() {
 	fi
 }
 if ((!DRY)); then # one screen.sh at a time on DIR (a second would rewrite its jobs)
-	mkdir -p "$OUT"
+	results_dir "$OUT" || die "cannot create $OUT"
 	exec {lockfd}>"$OUT/.screen.lock"
 	flock -n "$lockfd" || die "another screen.sh is running on $OUT"
 fi

@@ -78,10 +78,21 @@ unlock() { exec {_lockfd}>&-; }
 TREE_EXCLUDES=(.git ./docs ./results ./tests/unit/build __pycache__ .pytest_cache '*.pyc'
 	'*.ko' '*.o' '*.mod' '*.mod.c' '.*.cmd' '.*.d' Module.symvers modules.order .tmp_versions)
 
+# The file that marks a directory as experiment results (results_dir): copy_tree leaves such
+# a directory out wherever it is, so that a run whose --out is inside the tree neither copies
+# earlier results into its guest nor fails on files a parallel job is writing.
+RESULTS_TAG=.bbr_a-results
+
+# results_dir DIR: create DIR (and parents) and mark it as results
+results_dir() {
+	mkdir -p "$1" && : >>"$1/$RESULTS_TAG"
+}
+
 # copy_tree DEST: the project tree as it is on disk (uncommitted changes included, every
-# directory but the excluded ones) into DEST; this is $BBR_A_SRC in the guests.
+# directory but the excluded ones and those results_dir marked) into DEST; this is
+# $BBR_A_SRC in the guests.
 copy_tree() {
-	local x ex=()
+	local x ex=(--exclude-tag-all="$RESULTS_TAG")
 	for x in "${TREE_EXCLUDES[@]}"; do ex+=(--exclude="$x"); done
 	mkdir -p "$1" && tar -C "$REPO" "${ex[@]}" -cf - . | tar -C "$1" -xf -
 }

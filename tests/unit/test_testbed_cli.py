@@ -86,6 +86,14 @@ def test_rtt_fairness_rejects_non_empty_out(tmp_path):
     assert os.listdir(tmp_path) == ["x"]
 
 
+def test_rtt_fairness_takes_an_out_that_holds_only_the_results_mark(tmp_path):
+    # a run that failed before its first job leaves only results_dir's mark behind; the same
+    # --out must be usable again (--dry-run passes the check and stops before any setup)
+    (tmp_path / ".bbr_a-results").write_text("")
+    p = run(RF, "--out", tmp_path, "--dry-run")
+    assert p.returncode == 0, p.stderr
+
+
 def test_rtt_fairness_help_documents_every_option():
     p = run(RF, "--help")
     assert p.returncode == 0
