@@ -65,7 +65,9 @@ BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
-	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by fair_cwnd_queue_us / q once the shared queueing delay q (srtt - min_rtt) exceeds fair_cwnd_queue_us, the same for every flow; 0 fixed");
+	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
+BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
+	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
 
 /* bbr_a_fair's probe gains (fair_gains) */
 enum {
@@ -103,6 +105,7 @@ struct bbr_a_fair_params {
 	u32	hi_phi_pm;
 	u32	compete_us;
 	u32	hi_rtt_us;
+	u32	pkts_scale_us;
 	u8	compete_dips;
 	u8	probe_hold;
 	u8	cwnd_probe;
@@ -159,6 +162,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->compete_dips = bbr_param(fair_compete_dips);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
+	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -419,8 +423,8 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
- * (with fair_pkts_scale, fewer once the shared queue is longer than the time
- * allowance). Other states, and both allowances 0, keep BBRv1's gain x BDP.
+ * (with fair_pkts_scale, fewer once the shared queue is longer than
+ * fair_pkts_scale_us). Other states, and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -441,14 +445,15 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	w += p->cwnd_queue_us;
 	/*
 	 * With many flows the packet allowances add up to a long queue: each
-	 * flow's shrinks as the queueing delay all of them see grows past the
-	 * time allowance, so that they stay equal and their sum grows only as
-	 * the square root of the number of flows.
+	 * flow's shrinks as the queueing delay all of them see grows past
+	 * fair_pkts_scale_us, so that they stay equal and their sum grows only
+	 * as the square root of the number of flows. A threshold above the
+	 * queue two flows keep leaves their pull to equal rates as it is.
 	 */
 	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
 					      bbr->min_rtt_us);
-	if (p->pkts_scale && q > p->cwnd_queue_us)
-		pkts = div_u64((u64)pkts * p->cwnd_queue_us, q);
+	if (p->pkts_scale && q > p->pkts_scale_us)
+		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	return target;
 }
