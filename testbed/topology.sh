@@ -101,8 +101,18 @@ tb_tcp_mem() {
 	while read -r _k _v _; do [ "$_k" = MemTotal: ] && _mem=$_v; done < "$TB_PROC/meminfo"
 	[ $((2 * _want * 4)) -lt "$_mem" ] ||
 		tb_log "warning: TCP may need up to $((2 * _want * 4 / 1024)) MB, the machine has $((_mem / 1024)) MB (guest: --mem)"
+	# Pressure (the middle mark) at twice that, or at half the machine's RAM if less, but
+	# not below 4/3 of it: a deep buffer's cubic flow holds its window at both ends (sender's
+	# retransmit queue and autotuned write queue, receiver's out-of-order queue after a
+	# loss), each skb at a page or more of truesize, and passed 4/3 of it (two flows, 20
+	# BDP of 50 ms); the hard limit at 3/2 of pressure, or twice the first if more.
+	_p=$((_want * 2))
+	[ "$_p" -le $((_mem / 8)) ] || _p=$((_mem / 8))
+	[ "$_p" -ge $((_want * 4 / 3)) ] || _p=$((_want * 4 / 3))
+	_h=$((_p * 3 / 2))
+	[ "$_h" -ge $((_want * 2)) ] || _h=$((_want * 2))
 	TB_TCP_MEM_OLD="$1 $2 $3"
-	echo "$_want $((_want * 4 / 3)) $((_want * 2))" > "$_f" ||
+	echo "$_want $_p $_h" > "$_f" ||
 		{ tb_log "cannot raise $_f to $_want pages"; TB_TCP_MEM_OLD=; return 1; }
 }
 

@@ -46,9 +46,20 @@ def test_deep_buffer_raises_tcp_mem_and_socket_buffers(tmp_path, shell):
     assert out["path"] == path
     assert out["sockbuf"] == 6 * path  # a lone flow may fill it: its window is rmem / 2
     want = 6 * path // 4096 + 1
-    assert out["now"] == [str(want), str(want * 4 // 3), str(want * 2)]
+    # pressure at half the guest's RAM (less than twice want, more than 4/3 of it)
+    pressure = 1017544 // 8
+    assert want * 4 // 3 < pressure < 2 * want
+    assert out["now"] == [str(want), str(pressure), str(pressure * 3 // 2)]
     assert out["after"] == GUEST_TCP_MEM  # the machine's own limit back at teardown
     assert "warning" not in err  # 2 x 361 MB fit in the guest's 1 GB
+
+
+def test_twenty_bdp_of_50_ms_enters_pressure_at_twice_the_path_sizing(tmp_path):
+    # 10 vs 50 ms at 20 BDP: four of five runs of bbr_a_fair against cubic entered TCP memory
+    # pressure with the middle mark at 4/3 of want (about 100 MB); it is now 2 x want
+    out, _ = sizes(fake_proc(tmp_path), 12500000)
+    want = 6 * (12500000 + 625000) // 4096 + 1
+    assert out["now"] == [str(want), str(2 * want), str(3 * want)]
 
 
 def test_shallow_buffer_changes_nothing(tmp_path):
