@@ -89,6 +89,8 @@ BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
+BBR_PARAM(fair_compete_beta_pm, 0, 0, 1000,
+	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss while a competitor keeps the queue, per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 
@@ -106,6 +108,7 @@ struct bbr_a_fair_params {
 	u32	compete_us;
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
+	u16	compete_beta_pm;
 	u8	compete_dips;
 	u8	probe_hold;
 	u8	cwnd_probe;
@@ -160,6 +163,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
 	p->compete_us = bbr_param(fair_compete_us);
 	p->compete_dips = bbr_param(fair_compete_dips);
+	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
@@ -197,6 +201,18 @@ static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 }
 
 /*
+ * The bound's cut (CUBIC's beta), per mille: fair_compete_beta_pm while a
+ * competitor keeps the queue, if set, else fair_hi_beta_pm.
+ */
+static __always_inline u32 bbr_a_fair_beta(const struct sock *sk,
+					   const struct bbr_a_fair_params *p)
+{
+	if (p->compete_beta_pm && bbr_a_fair_state(sk)->compete)
+		return p->compete_beta_pm;
+	return p->hi_beta_pm;
+}
+
+/*
  * The bound on bw now: CUBIC's law since the last cut, or its Reno-friendly
  * estimate if higher (at small windows CUBIC grows as fast as Reno would);
  * 0: none, or expired.
@@ -205,17 +221,17 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 					    const struct bbr_a_fair_params *p)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 t_ms, cubic;
+	u32 t_ms, cubic, beta;
 
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, p->hi_beta_pm);
+	beta = bbr_a_fair_beta(sk, p);
+	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, beta);
 	if (!cubic)
 		return 0;
 	return max(cubic, bbr_a_reno_bound(f->hi_max, t_ms,
-					   bbr_a_fair_law_rtt(sk, p),
-					   p->hi_beta_pm));
+					   bbr_a_fair_law_rtt(sk, p), beta));
 }
 
 /*
@@ -254,7 +270,8 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
 	w = (u64)x * bbr_a_fair_law_rtt(sk, p) >> BW_SCALE;
-	k = clamp_t(u64, bbr_a_cbrt(w * p->hi_beta_pm * 2500000), 1, 0xFFFF);
+	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(sk, p) * 2500000), 1,
+		    0xFFFF);
 	f->hi_max = x;
 	f->hi_k_ms = k;
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
@@ -357,7 +374,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 		f->hi_valid = 0;
 		if (f->compete)
 			bbr_a_fair_epoch(sk, p, min_t(u64, ~0U, f->hi_max +
-					 (u64)f->hi_max * 27 * p->hi_beta_pm /
+					 (u64)f->hi_max * 27 *
+					 bbr_a_fair_beta(sk, p) /
 					 1000), true);
 	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
