@@ -48,7 +48,11 @@
  *    would hand it the link (Vegas' weakness against Reno): until a later
  *    PROBE_RTT finds the queue drained, the probe gains are BBRv1's and the
  *    bw the cwnd target is sized by is the bound itself, so that the target
- *    is a window that follows CUBIC's law.
+ *    is a window that follows CUBIC's law, cut at a loss as CUBIC cuts
+ *    (fair_compete_beta_pm, CUBIC's 0.3): a flow whose window regrows to its
+ *    last maximum in K = cbrt(beta W / 0.4) holds a W in proportion to
+ *    1 / beta, so the gentler cut of fair_hi_beta_pm would be worth several
+ *    CUBIC flows against many of them.
  *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
@@ -89,7 +93,7 @@ BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
-BBR_PARAM(fair_compete_beta_pm, 0, 0, 1000,
+BBR_PARAM(fair_compete_beta_pm, 300, 0, 1000,
 	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss while a competitor keeps the queue, per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");

@@ -34,9 +34,10 @@ def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
 
-# 0.6.0's defaults, said explicitly so that the tests keep testing the rules if they change
+# 0.6.0's defaults and 0.8.0's cut while competing, said explicitly so that the tests keep
+# testing the rules if they change
 COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000",
-        "--module-param", "fair_compete_dips=1")
+        "--module-param", "fair_compete_beta_pm=300", "--module-param", "fair_compete_dips=1")
 
 
 def with_dips(n):
@@ -65,7 +66,16 @@ def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_tes
         (first, dips_at)
     assert all(e["compete"] for t, e in events if t > first and e["mode"] == 2)
     assert any(e["bw_hi_bps"] > 0 for t, e in events if t > first)
-    assert share(summary, "bbr_a_fair") > 0.25, summary["results"][0]["per_cc"]
+    # a real share of 25..44 s (0.4.0 kept 7 % here); the split evens out over minutes
+    assert share(summary, "bbr_a_fair") > 0.2, summary["results"][0]["per_cc"]
+    # while competing the bound is cut as CUBIC cuts (fair_compete_beta_pm=300, the default
+    # from 0.8.0): bw_hi steps down between two events to about 0.7 of it, not to 0.9 as
+    # with fair_hi_beta_pm (a step is not exactly 1 - beta: the law's rate moves with srtt,
+    # and a recovery and an RTO can cut twice)
+    cuts = sorted(b["bw_hi_bps"] / a["bw_hi_bps"] for (_, a), (t, b) in zip(events, events[1:])
+                  if t > first and a["compete"] and b["compete"] and a["bw_hi_bps"] > 0
+                  and b["bw_hi_bps"] < 0.97 * a["bw_hi_bps"])
+    assert cuts and cuts[len(cuts) // 2] < 0.8 and cuts[-1] < 0.85, cuts
 
 
 def test_own_kind_drains_at_probe_rtt_and_is_not_flagged(run_testbed, tmp_path):
