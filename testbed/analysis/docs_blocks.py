@@ -421,6 +421,8 @@ EVAL_BLOCKS = {
              "utilisation from the testbed's own capture"),
 }
 BLOCKS.update(EVAL_BLOCKS)
+from .docs_blocks_results import RESULTS_BLOCKS  # noqa: E402  (the results READMEs)
+BLOCKS.update(RESULTS_BLOCKS)
 
 
 SOAK = "docs/results/guest-soak"
