@@ -45,7 +45,9 @@ def test_blocks_render_from_committed_summaries_only():
                     "docs/results/cost-per-ack-uml/cost.csv",  # per-run CPU
                     "docs/results/sampler-cost-uml/wall.csv",  # per-run wall times
                     "docs/results/client-uml/cost-clean.csv",
-                    "docs/results/client-uml/cost-aad7e6c.csv") or path.startswith(
+                    "docs/results/client-uml/cost-aad7e6c.csv",
+                    "docs/results/convergence-uml/convergence.csv",  # per run and window
+                    "docs/results/convergence-uml/convergence-aad7e6c.csv") or path.startswith(
                     "docs/results/guest-soak/"), (name, path)  # per guest run
                 assert path in tracked, (name, path)
             elif path.endswith(".json"):  # one summary.json of a --repeat set, committed as is
@@ -204,3 +206,13 @@ def test_wall_cells():
     soak[0]["outcome"] = "fault"
     assert wall.soak_outcomes(soak) == "3 ok, 1 fault"
     assert wall.fault_bound(soak) == "-"
+
+
+def test_window_means_span_is_the_range_of_the_windows_means():
+    """A file with a row per run and window: the mean per window end, lowest .. highest."""
+    from analysis.docs_blocks_results import window_means_span
+    runs = [{"window_end_s": e, "utilization": u, "problems": ""} for e, u in (
+        ("29", 0.90), ("29", 0.92), ("199", 0.95), ("199", 0.95), ("59", 0.93))]
+    assert window_means_span("utilization", 2)(runs) == "0.91 .. 0.95"
+    assert window_means_span("utilization", 0)(runs) == "1"
+    assert window_means_span("utilization")([]) == "-"
