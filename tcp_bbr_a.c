@@ -49,6 +49,7 @@
 
 #include <linux/inet_diag.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>

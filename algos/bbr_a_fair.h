@@ -49,10 +49,11 @@
  *    PROBE_RTT finds the queue drained, the probe gains are BBRv1's and the
  *    bw the cwnd target is sized by is the bound itself, so that the target
  *    is a window that follows CUBIC's law, cut at a loss as CUBIC cuts
- *    (fair_compete_beta_pm, CUBIC's 0.3): a flow whose window regrows to its
- *    last maximum in K = cbrt(beta W / 0.4) holds a W in proportion to
- *    1 / beta, so the gentler cut of fair_hi_beta_pm would be worth several
- *    CUBIC flows against many of them.
+ *    (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit the flows
+ *    together, a window that regrows to its last maximum in
+ *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
+ *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
+ *    against many of them.
  *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
@@ -85,16 +86,16 @@ BBR_PARAM(fair_gains, 2, 0, 2,
 
 BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_beta_pm, 100, 0, 1000,
-	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss, per mille (CUBIC's is 300)");
+BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
+	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
-BBR_PARAM(fair_compete_beta_pm, 300, 0, 1000,
-	  "bbr_a_fair: with fair_hi, the bound's cut at a congestion loss while a competitor keeps the queue, per mille; 0: fair_hi_beta_pm");
+BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
+	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound while a competitor keeps the queue (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 
@@ -446,7 +447,8 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us). Other states, and both allowances 0, keep BBRv1's gain x BDP.
+ * fair_pkts_scale_us). Other states, and both allowances 0, keep BBRv1's
+ * gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -493,11 +495,13 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 hi = bbr_a_fair_bound(sk, bbr_a_fair_params(c));
 
 	snap->rtt_max_us = f->rtt_max_us;
 	snap->round_lost = tp->lost - f->loss.lost;
 	snap->lossy = f->lossy;
-	snap->bw_hi_bps = (u64)bbr_a_fair_bound(sk, bbr_a_fair_params(c)) *
-			  tp->mss_cache * USEC_PER_SEC * 8 >> BW_SCALE;
+	/* a competing flow's bound may grow far past any real rate: no wrap */
+	snap->bw_hi_bps = mul_u64_u32_shr(hi * tp->mss_cache, USEC_PER_SEC * 8,
+					  BW_SCALE);
 	snap->compete = f->compete;
 }
