@@ -96,7 +96,7 @@ summary() {
 	log "$n iterations summarised"
 }
 
-mkdir -p "$OUT" || die "cannot create $OUT"
+results_dir "$OUT" || die "cannot create $OUT"
 if ((!SUMMARY_ONLY)); then
 	trap 'log "interrupted (finished iterations are kept; re-run to resume)"; exit 130' INT TERM
 	for ((i = 1; i <= RUNS; i++)); do

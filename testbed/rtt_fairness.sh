@@ -200,7 +200,7 @@ case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is n
 	bad "--kernel: '$KERNEL' is not a Debian kernel series (6.1, 6.12, newest ...: scripts/kernels.sh series)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
 if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a directory"; fi
-if [[ -d $OUT && -n $(find "$OUT" -mindepth 1 -maxdepth 1 ! -name "$RESULTS_TAG" -print -quit) ]]; then
+if [[ -d $OUT && -n $(find -H "$OUT" -mindepth 1 -maxdepth 1 ! -name "$RESULTS_TAG" -print -quit) ]]; then
 	bad "--out: '$OUT' is not empty"
 fi
 # One check per cc, without --load: its names are these, and a bad one is named as --cc's.

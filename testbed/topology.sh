@@ -101,7 +101,7 @@ tb_tcp_mem() {
 	while read -r _k _v _; do [ "$_k" = MemTotal: ] && _mem=$_v; done < "$TB_PROC/meminfo"
 	[ $((2 * _want * 4)) -lt "$_mem" ] ||
 		tb_log "warning: TCP may need up to $((2 * _want * 4 / 1024)) MB, the machine has $((_mem / 1024)) MB (guest: --mem)"
-	# Pressure (the middle mark) at twice that, or at half the machine's RAM if less, but
+	# Pressure (the middle mark) at 2 x _want, or at half the machine's RAM if less, but
 	# not below 4/3 of it: a deep buffer's cubic flow holds its window at both ends (sender's
 	# retransmit queue and autotuned write queue, receiver's out-of-order queue after a
 	# loss), each skb at a page or more of truesize, and passed 4/3 of it (two flows, 20

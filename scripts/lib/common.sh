@@ -83,9 +83,16 @@ TREE_EXCLUDES=(.git ./docs ./results ./tests/unit/build __pycache__ .pytest_cach
 # earlier results into its guest nor fails on files a parallel job is writing.
 RESULTS_TAG=.bbr_a-results
 
-# results_dir DIR: create DIR (and parents) and mark it as results
+# results_dir DIR: create DIR (and parents) and mark it as results; the tree itself, or a
+# directory above it, is refused (copy_tree would then leave out everything)
 results_dir() {
-	mkdir -p "$1" && : >>"$1/$RESULTS_TAG"
+	local d
+	mkdir -p "$1" && d=$(cd "$1" && pwd -P) || return 1
+	case "$(cd "$REPO" && pwd -P)/" in
+	"$d"/*) log "results_dir: $1 holds the project tree; use a directory inside or outside it"
+		return 1 ;;
+	esac
+	: >>"$d/$RESULTS_TAG"
 }
 
 # copy_tree DEST: the project tree as it is on disk (uncommitted changes included, every
@@ -93,6 +100,7 @@ results_dir() {
 # $BBR_A_SRC in the guests.
 copy_tree() {
 	local x ex=(--exclude-tag-all="$RESULTS_TAG")
+	[[ ! -e $REPO/$RESULTS_TAG ]] || { log "copy_tree: $REPO is marked as results"; return 1; }
 	for x in "${TREE_EXCLUDES[@]}"; do ex+=(--exclude="$x"); done
 	mkdir -p "$1" && tar -C "$REPO" "${ex[@]}" -cf - . | tar -C "$1" -xf -
 }

@@ -32,3 +32,24 @@ def test_results_dir_marks_and_is_idempotent(tmp_path):
     p = bash(f'results_dir "{d}"; results_dir "{d}"; ls -A "{d}"')
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == [".bbr_a-results"]
+
+
+def test_results_dir_refuses_the_tree_and_what_holds_it(tmp_path):
+    # marking the tree (screen.sh --out .) would make copy_tree leave out everything
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for target in (tree, tmp_path):
+        p = bash(f'REPO="{tree}"; results_dir "{target}"')
+        assert p.returncode != 0 and "holds the project tree" in p.stderr, p.stderr
+        assert not (target / ".bbr_a-results").exists()
+    p = bash(f'REPO="{tree}"; results_dir "{tree}/out"')
+    assert p.returncode == 0, p.stderr
+
+
+def test_copy_tree_fails_on_a_tree_marked_as_results(tmp_path):
+    tree, dest = tmp_path / "tree", tmp_path / "dest"
+    tree.mkdir()
+    (tree / "run.sh").write_text("x")
+    (tree / ".bbr_a-results").write_text("")
+    p = bash(f'REPO="{tree}"; copy_tree "{dest}"')
+    assert p.returncode != 0 and "marked as results" in p.stderr, p.stderr

@@ -86,6 +86,14 @@ def test_rtt_fairness_rejects_non_empty_out(tmp_path):
     assert os.listdir(tmp_path) == ["x"]
 
 
+def test_rtt_fairness_rejects_a_symlink_to_a_non_empty_out(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "x").write_text("keep")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    p = run(RF, "--out", tmp_path / "link", "--dry-run")
+    assert p.returncode == 2 and "not empty" in p.stderr, p.stderr
+
+
 def test_rtt_fairness_takes_an_out_that_holds_only_the_results_mark(tmp_path):
     # a run that failed before its first job leaves only results_dir's mark behind; the same
     # --out must be usable again (--dry-run passes the check and stops before any setup)
