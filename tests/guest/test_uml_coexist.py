@@ -70,12 +70,13 @@ def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_tes
     assert share(summary, "bbr_a_fair") > 0.2, summary["results"][0]["per_cc"]
     # while competing the bound is cut as CUBIC cuts (fair_compete_beta_pm=300, the default
     # from 0.8.0): bw_hi steps down between two events to about 0.7 of it, not to 0.9 as
-    # with fair_hi_beta_pm (a step is not exactly 1 - beta: the law's rate moves with srtt,
-    # and a recovery and an RTO can cut twice)
+    # with fair_hi_beta_pm (0.91..0.94 here with 100). A step is not exactly 1 - beta: the
+    # bound grows between the event before the cut and the cut, the Reno-friendly term moves
+    # with srtt, and a recovery and an RTO can cut twice; so the median step is what is held
     cuts = sorted(b["bw_hi_bps"] / a["bw_hi_bps"] for (_, a), (t, b) in zip(events, events[1:])
                   if t > first and a["compete"] and b["compete"] and a["bw_hi_bps"] > 0
-                  and b["bw_hi_bps"] < 0.97 * a["bw_hi_bps"])
-    assert cuts and cuts[len(cuts) // 2] < 0.8 and cuts[-1] < 0.85, cuts
+                  and 0 < b["bw_hi_bps"] < 0.97 * a["bw_hi_bps"])
+    assert cuts and cuts[len(cuts) // 2] < 0.8, cuts
 
 
 def test_own_kind_drains_at_probe_rtt_and_is_not_flagged(run_testbed, tmp_path):

@@ -70,9 +70,9 @@ def check_loss(r):
 
 
 CHECKS = {"aqm-rate-step.ini": check_aqm, "convergence.ini": check_convergence,
-          "fct-mixed.ini": check_fct, "late-join.ini": check_late_join,
-          "flent-rtt-fair.ini": check_flent,
-          "flent-tcp-nup.ini": check_flent, "loss-sweep.ini": check_loss}
+          "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
+          "flent-tcp-nup.ini": check_flent, "late-join.ini": check_late_join,
+          "loss-sweep.ini": check_loss}
 
 
 def test_every_shipped_scenario_has_a_short_form():
