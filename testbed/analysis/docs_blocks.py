@@ -115,20 +115,23 @@ O60 = {"o": "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"}
 
 WIDE = "docs/results/fairness-wide-uml"
 WIDE_SRC = {"r": f"{WIDE}/rtt-60s/screen_runs.csv", "f": f"{WIDE}/flows-40s/screen_runs.csv",
+            "g": f"{WIDE}/rate1000-30s/screen_runs.csv",
             "h": f"{WIDE}/rate200-30s/screen_runs.csv"}
 # (source, scenario, label, configs run there)
+WIDE_ALL = ("v080", "fair", "dips2", "cand", "bbr")
 WIDE_SCEN = [
-    ("r", "x30-b1", "5 vs 150 ms, 1 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("r", "x30-b5", "5 vs 150 ms, 5 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("r", "c3-b2", "10, 30, 90 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("r", "c3-b5", "10, 30, 90 ms, 5 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("r", "c4-b2", "10, 20, 50, 100 ms, 2 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("h", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP", ("fair", "dips2", "cand", "bbr")),
-    ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
+    ("r", "x30-b1", "5 vs 150 ms, 1 BDP", WIDE_ALL),
+    ("r", "x30-b5", "5 vs 150 ms, 5 BDP", WIDE_ALL),
+    ("r", "c3-b2", "10, 30, 90 ms, 2 BDP", WIDE_ALL),
+    ("r", "c3-b5", "10, 30, 90 ms, 5 BDP", WIDE_ALL),
+    ("r", "c4-b2", "10, 20, 50, 100 ms, 2 BDP", WIDE_ALL),
+    ("h", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP", WIDE_ALL),
+    ("g", "g2", "10 vs 50 ms, 1 Gbit/s, 2 BDP", ("v081", "bbr")),
+    ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", WIDE_ALL),
     ("f", "m50-b2", "10 vs 60 ms, 50 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
 ]
-WIDE_CFG = {"fair": "bbr_a_fair 0.6", "dips2": "dips=2", "cand": "dips=2, pkts_scale=1",
-            "bbr": "bbr"}
+WIDE_CFG = {"v080": "0.8.0", "v081": "0.8.1", "fair": "0.6 (dips=1)", "dips2": "0.7.0 (dips=2)",
+            "cand": "dips=2, pkts_scale=1", "bbr": "bbr"}
 
 
 def wide_table(scenarios, configs):
@@ -143,13 +146,13 @@ def wide_table(scenarios, configs):
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair with
-    0.7.0's defaults (fairness-060-uml's dips2) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.8.0
+    (fairness-060-uml's v080) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "o", "config": "dips2", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "o", "config": "v080", "scenario": s}))
     return rows
 
 
@@ -216,10 +219,10 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
     "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
-                                       [("dips2", "bbr_a_fair"), ("bbr", "bbr")]),
+                                       [("v080", "bbr_a_fair"), ("bbr", "bbr")]),
     # docs/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
-                                 [("dips2", "0.7.0"), ("fair", "0.6.0"), ("bbr", "bbr")]),
+                                 [("v080", "0.8.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
@@ -233,16 +236,18 @@ BLOCKS = {
     "coexist-own-kind": screen_rows(O60, [
         ([label, s], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")
-        for cfg, label in (("dips2", "0.7.0"), ("bbr_a_fair", "0.6.0"),
+        for cfg, label in (("v080", "0.8.0"), ("dips2", "0.7.0"),
                            ("bbr_a_fair_off", "rules off"))]),
     "coexist-more": Table({**MORE200, **GRID200}, ["pair (first / second)", "flows, RTT",
                                                     "buffer, BDP"], [
         ([pair, where, b], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
         for src, cfg, pair, scen in (
-            ("m", "fair", "bbr_a_fair / cubic", (("x", "1 / 1, 10 / 50 ms"),
-                                                 ("y", "1 / 1, 50 / 10 ms"),
-                                                 ("f", "1 / 4, 20 ms"))),
-            ("m", "fairb", "bbr_a_fair / bbr", (("c", "1 / 1, 20 ms"),)),
+            *((("m", cfg, f"bbr_a_fair {v} / cubic", (("x", "1 / 1, 10 / 50 ms"),
+                                                       ("y", "1 / 1, 50 / 10 ms"),
+                                                       ("f", "1 / 4, 20 ms"))))
+              for cfg, v in (("v080", "0.8.0"), ("fair070", "0.7.0"))),
+            *((("m", cfg, f"bbr_a_fair {v} / bbr", (("c", "1 / 1, 20 ms"),)))
+              for cfg, v in (("fairb080", "0.8.0"), ("fairb070", "0.7.0"))),
             ("g", "abbr", "bbr_a / cubic", (("c", "1 / 1, 20 ms"),)))
         for p, where in scen for b in ("0.5", "2", "20")], [
         Col("first's share %", "share0", 1, 100), Col("Jain", "jain", 3),
@@ -251,6 +256,64 @@ BLOCKS = {
                                "flows)").replace("with cubic as the other flow",
                                                  "with the second's cc as the first")),
     "wide-rtt": wide_table(WIDE_SCEN, WIDE_CFG),
+    "wide-late-join": Table({"e": f"{WIDE}/late-60s/eval.csv"}, ["newcomer", "cc"], [
+        ([who, WIDE_CFG[c]], {"src": "e", "config": c, "scenario": pt})
+        for pt, who in (("long-joins", "50 ms joins 10 ms at 15 s"),
+                        ("short-joins", "10 ms joins 50 ms at 15 s"))
+        for c in ("v081", "bbr")], [
+        Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
+        Col("to 95 % s", "conv95_first_s", 1), Col("Jain 30..59 s", "jain"),
+        Col("worst Jain", "jain", extreme="min"), Col("Jain, 2 s windows", "jain_win_mean"),
+        Col("worst window", "jain_win_min")],
+        what="mean +- 95 % CI half-width over the seeds; convergence: from the join until the "
+             "newcomer first holds that share of its fair share over a 1 s window; Jain over "
+             "the measured 30..59 s, and over 2 s windows after the join",
+        seed_notes=False),
+    "wide-cost": Table({"h": f"{WIDE}/rate200-30s", "g": f"{WIDE}/rate1000-30s"},
+                       ["rate", "config"], [
+        ([rate, WIDE_CFG[c]], {"src": src, "config": c})
+        for src, rate, cfgs in (("h", "200 Mbit/s", ("v080", "bbr")),
+                                ("g", "1 Gbit/s", ("v081", "bbr")))
+        for c in cfgs], [
+        Col("runs", "runs"), Col("wall s per 30 s run", "wall_s", 0),
+        Col("slowest run s", "wall_s", 0, extreme="max")],
+        what="each job's own wall time (`params.wall_s` of its summary.json: the guest's "
+             "boot, 30 s of traffic in virtual time, the analysis), mean +- 95 % CI "
+             "half-width, with other guests sharing the machine's two cores",
+        seed_notes=False),
+    "pilot-compete-beta": Table(
+        {"p": f"{COEX}/pilot-compete-beta-200s/screen_runs.csv", **MORE200, **GRID200},
+        ["point", "cut while competing"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where, ref in (("f20", "1 / 4, 20 ms, 20 BDP", ("m", "fair070")),
+                                   ("c20", "1 / 1, 20 ms, 20 BDP", ("g", "dips2")),
+                                   ("d20", "1 / 1, 50 ms, 20 BDP", ("g", "dips2")),
+                                   ("c5", "1 / 1, 20 ms, 5 BDP", ("g", "dips2")))
+            for src, cfg, label in ((ref[0], ref[1], "10 % (0.7.0)"),
+                                    ("p", "cb200", "20 %"), ("p", "cb300", "30 % (0.8.0)"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
+        what="mean +- 95 % CI half-width over the seeds (0.7.0's rows: its 5 seeds, the "
+             "pilot's 3); share: of all flows' throughput",
+        seed_notes=False),
+    "pilot-hi-beta": screen_rows(
+        {"b": "docs/results/fairness-060-uml/pilot-hi-beta-30s/screen_runs.csv"}, [
+            ([label, s], {"src": "b", "config": cfg, "scenario": s})
+            for s in ("b0.1", "b0.2")
+            for cfg, label in (("b100", "10 % (default)"), ("b50", "5 %"), ("b30", "3 %"))]),
+    "pilot-pkts-scale": Table(
+        {"m": f"{WIDE}/pilot-pkts-scale/m10-40s/screen_runs.csv",
+         "g": f"{WIDE}/pilot-pkts-scale/grid-30s/screen_runs.csv"}, ["threshold", "scenario"], [
+            ([label, where], {"src": src, "config": cfg, "scenario": sc})
+            for cfg, label in (("t0", "none (0.7.0)"), ("t5", "5 ms (pkts_scale=1)"),
+                               ("t10", "10 ms"), ("t15", "15 ms"), ("t20", "20 ms"),
+                               ("t30", "30 ms"))
+            for src, sc, where in (("m", "m10-b2", "10 flows per class, 2 BDP"),
+                                   ("g", "m3-b5", "3 flows per class, 5 BDP"),
+                                   ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
+            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("queue delay ms", "qdelay_mean_ms", 1)],
+        seed_notes=False),
     "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
         ([s, label], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
