@@ -282,19 +282,36 @@ BLOCKS = {
              "half-width, with other guests sharing the machine's two cores",
         seed_notes=False),
     "pilot-compete-beta": Table(
-        {"p": f"{COEX}/pilot-compete-beta-200s/screen_runs.csv", **MORE200, **GRID200},
+        {"p": f"{COEX}/pilot-compete-beta-200s/screen_runs.csv",
+         "q": f"{COEX}/pilot-compete-beta-080-200s/screen_runs.csv", **MORE200, **GRID200},
         ["point", "cut while competing"], [
             ([where, label], {"src": src, "config": cfg, "scenario": sc})
-            for sc, where, ref in (("f20", "1 / 4, 20 ms, 20 BDP", ("m", "fair070")),
-                                   ("c20", "1 / 1, 20 ms, 20 BDP", ("g", "dips2")),
-                                   ("d20", "1 / 1, 50 ms, 20 BDP", ("g", "dips2")),
-                                   ("c5", "1 / 1, 20 ms, 5 BDP", ("g", "dips2")))
-            for src, cfg, label in ((ref[0], ref[1], "10 % (0.7.0)"),
-                                    ("p", "cb200", "20 %"), ("p", "cb300", "30 % (0.8.0)"))], [
+            for sc, where, rows in (
+                ("f20", "1 / 4, 20 ms, 20 BDP", (("m", "fair070", "10 % (0.7.0)"),
+                                                 ("p", "cb200", "20 % (pilot)"),
+                                                 ("q", "cb200", "20 % (0.8.0's build)"),
+                                                 ("p", "cb300", "30 % (pilot)"),
+                                                 ("m", "v080", "30 % (0.8.0)"))),
+                ("c20", "1 / 1, 20 ms, 20 BDP", (("g", "dips2", "10 % (0.7.0)"),
+                                                 ("p", "cb200", "20 % (pilot)"),
+                                                 ("p", "cb300", "30 % (pilot)"),
+                                                 ("g", "v080", "30 % (0.8.0)"))),
+                ("d20", "1 / 1, 50 ms, 20 BDP", (("g", "dips2", "10 % (0.7.0)"),
+                                                 ("p", "cb200", "20 % (pilot)"),
+                                                 ("p", "cb300", "30 % (pilot)"),
+                                                 ("g", "v080", "30 % (0.8.0)"))),
+                ("c5", "1 / 1, 20 ms, 5 BDP", (("g", "dips2", "10 % (0.7.0)"),
+                                               ("p", "cb200", "20 % (pilot)"),
+                                               ("p", "cb300", "30 % (pilot)"),
+                                               ("g", "v080", "30 % (0.8.0)"))),
+                ("d1", "1 / 1, 50 ms, 1 BDP", (("g", "dips2", "10 % (0.7.0)"),
+                                               ("q", "cb200", "20 % (0.8.0's build)"),
+                                               ("g", "v080", "30 % (0.8.0)"))))
+            for src, cfg, label in rows], [
             Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
-        what="mean +- 95 % CI half-width over the seeds (0.7.0's rows: its 5 seeds, the "
-             "pilot's 3); share: of all flows' throughput",
+        what="mean +- 95 % CI half-width over the seeds (the first pilot's rows: 3 seeds on "
+             "0.7.2's build; the others 5); share: of all flows' throughput",
         seed_notes=False),
     "pilot-hi-beta": screen_rows(
         {"b": "docs/results/fairness-060-uml/pilot-hi-beta-30s/screen_runs.csv"}, [
