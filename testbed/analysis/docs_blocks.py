@@ -226,10 +226,12 @@ BLOCKS = {
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
-                              **GRID200}, ["backend", "buffer, BDP"], [
-        ([backend, b], {"src": src, "config": "dips2", "scenario": f"c{b}"})
-        for b in ("2", "20") for src, backend in (("q", "QEMU, Debian 6.12"),
-                                                  ("g", "UML, 6.1"))], [
+                              **GRID200}, ["bbr_a_fair", "backend", "buffer, BDP"], [
+        ([version, backend, b], {"src": src, "config": cfg, "scenario": f"c{b}"})
+        for version, cfgs, bufs in (("0.7.0", ("dips2", "dips2"), ("2", "20")),
+                                    ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("20",)))
+        for b in bufs for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
+                                                ("g", "UML, 6.1", cfgs[1]))], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
         what=COEX_WHAT.split("; harm")[0], seed_notes=False),
