@@ -111,6 +111,9 @@ def coexist_grid(bufs, rtts, configs):
 
 
 O60 = {"o": "docs/results/fairness-060-uml/grid-30s/screen_runs.csv"}
+# the cut-while-competing pilot's rows at a one-against-one grid point: (source, config, label)
+PILOT_GRID_ROWS = (("g", "dips2", "10 % (0.7.0)"), ("p", "cb200", "20 % (pilot)"),
+                   ("p", "cb300", "30 % (pilot)"), ("g", "v080", "30 % (0.8.0)"))
 
 
 WIDE = "docs/results/fairness-wide-uml"
@@ -294,18 +297,9 @@ BLOCKS = {
                                                  ("q", "cb200", "20 % (0.8.0's build)"),
                                                  ("p", "cb300", "30 % (pilot)"),
                                                  ("m", "v080", "30 % (0.8.0)"))),
-                ("c20", "1 / 1, 20 ms, 20 BDP", (("g", "dips2", "10 % (0.7.0)"),
-                                                 ("p", "cb200", "20 % (pilot)"),
-                                                 ("p", "cb300", "30 % (pilot)"),
-                                                 ("g", "v080", "30 % (0.8.0)"))),
-                ("d20", "1 / 1, 50 ms, 20 BDP", (("g", "dips2", "10 % (0.7.0)"),
-                                                 ("p", "cb200", "20 % (pilot)"),
-                                                 ("p", "cb300", "30 % (pilot)"),
-                                                 ("g", "v080", "30 % (0.8.0)"))),
-                ("c5", "1 / 1, 20 ms, 5 BDP", (("g", "dips2", "10 % (0.7.0)"),
-                                               ("p", "cb200", "20 % (pilot)"),
-                                               ("p", "cb300", "30 % (pilot)"),
-                                               ("g", "v080", "30 % (0.8.0)"))),
+                ("c20", "1 / 1, 20 ms, 20 BDP", PILOT_GRID_ROWS),
+                ("d20", "1 / 1, 50 ms, 20 BDP", PILOT_GRID_ROWS),
+                ("c5", "1 / 1, 20 ms, 5 BDP", PILOT_GRID_ROWS),
                 ("d1", "1 / 1, 50 ms, 1 BDP", (("g", "dips2", "10 % (0.7.0)"),
                                                ("q", "cb200", "20 % (0.8.0's build)"),
                                                ("g", "v080", "30 % (0.8.0)"))))
