@@ -205,6 +205,27 @@ static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
 }
 
 /*
+ * Where a bound that reached the end of its law ((1 + BBR_A_CUBIC_MAX_K) K
+ * after its cut) goes on from: the law's last value, x_max (1 + 27 beta), but no more than twice
+ * the bw the flow has delivered (used_bw), and never below x_max. A flow
+ * limited by its application or the receiver's window delivers less than
+ * its bound; like CUBIC, which grows only a window it fills, it then holds
+ * its last maximum instead of taking one the network never confirmed.
+ */
+static inline u32 bbr_a_cubic_continue(u32 x_max, u32 beta_pm, u32 used_bw)
+{
+	u64 end = (u64)x_max + bbr_a_div_u64((u64)x_max * BBR_A_CUBIC_MAX_K *
+					  BBR_A_CUBIC_MAX_K * BBR_A_CUBIC_MAX_K * beta_pm,
+					  1000);
+	u64 used = 2 * (u64)used_bw;
+
+	end = used < end ? used : end;
+	if (end < x_max)
+		end = x_max;
+	return end > ~0U ? ~0U : (u32)end;
+}
+
+/*
  * CUBIC's Reno-friendly estimate (RFC 9438, 4.3) in rate terms: after a cut
  * to (1 - beta) x_max, a Reno-like flow of the same RTT adds
  * alpha = 3 beta / (2 - beta) packets to its window per RTT, i.e. its rate

@@ -11,11 +11,15 @@
  *   cbrt            then lines "X"; prints floor(cbrt(X))
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
+ *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
+ *                   expired bound goes on from
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
  * stale; -DMUTANT_040 computes rtt_max and the scaling as 0.4.0 did (the
- * sample replaces rtt_max at a window's end; w * mul / div in 64 bits).
+ * sample replaces rtt_max at a window's end; w * mul / div in 64 bits);
+ * -DMUTANT_082 continues an expired bound as 0.8.1 did, from the law's end
+ * whatever the flow used.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,6 +48,18 @@ static uint32_t rtt_max_next(uint32_t m, uint32_t r, uint32_t b, int over,
 #define rtt_max_next(m, r, b, over, restart)				\
 	bbr_a_rtt_max_next(m, r, b, over, restart)
 #define scale_down(w, mul, div)	bbr_a_scale_down(w, mul, div)
+#endif
+
+#ifdef MUTANT_082
+static uint32_t cubic_continue(uint32_t x, uint32_t b, uint32_t u)
+{
+	uint64_t end = x + (uint64_t)x * 27 * b / 1000;
+
+	(void)u;
+	return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+}
+#else
+#define cubic_continue(x, b, u)	bbr_a_cubic_continue(x, b, u)
 #endif
 
 int main(int argc, char **argv)
@@ -113,6 +129,17 @@ int main(int argc, char **argv)
 			printf("%" PRIu32 "\n", bbr_a_reno_bound(x, t, r, b));
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno\n");
+	if (argc >= 2 && !strcmp(argv[1], "continue")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t x, b, u;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
+				   &x, &b, &u) != 3)
+				return 2;
+			printf("%" PRIu32 "\n", cubic_continue(x, b, u));
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue\n");
 	return 2;
 }

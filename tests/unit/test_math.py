@@ -246,3 +246,29 @@ def test_reno_bound_adds_alpha_packets_per_rtt(build):
             continue
         add = min(((min(t, 2**22) * 1000) << 24) // (r * r), 2**50) * 3 * b // (2000 - b)
         assert g == min(base + add, 2**32 - 1), (xm, t, r, b)
+
+
+def continue_model(x, beta, used):
+    """Where an expired bound goes on from: the law's end x (1 + 27 beta), at most twice
+    the bw the flow delivered, at least x; at most 2^32 - 1."""
+    end = x + x * 27 * beta // 1000
+    return min(max(x, min(end, 2 * used)), 2**32 - 1)
+
+
+def test_an_unused_bound_holds_its_last_maximum(build):
+    """A competing flow limited by its application (used bw 1000 against a bound of
+    1000000) holds 1000000 when its bound's law ends; one that used its bound (2.5 million
+    delivered) goes on from the law's end, 9.1 x at beta 0.3, capped at twice what it
+    delivered; 0.8.1's continuation (MUTANT_082) took 9.1 x whatever was used."""
+    cases = [(1000000, 300, 1000), (1000000, 300, 2500000), (1000000, 300, 10**9),
+             (1000000, 300, 600000), (2**32 - 1, 999, 2**32 - 1), (0, 300, 5)]
+    rng = random.Random(11)
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 999), rng.randint(0, 2**32 - 1))
+              for _ in range(5000)]
+    stdin = "".join(f"{x} {b} {u}\n" for x, b, u in cases)
+    got = [int(v) for v in run(build(), "continue", stdin=stdin)]
+    assert got[:4] == [1000000, 5000000, 9100000, 1200000], got[:4]
+    assert got == [continue_model(*c) for c in cases]
+    old = [int(v) for v in run(build("-DMUTANT_082", name="old082"), "continue",
+                               stdin=stdin)]
+    assert old[0] == 9100000 and old[:4] != got[:4]
