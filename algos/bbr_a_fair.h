@@ -45,10 +45,11 @@
  *    5 minutes), a flow that does not yield to delay holds that queue (one
  *    such dip can be its own kind's: dips of flows with far apart RTTs, or
  *    of many flows, do not always overlap), and the delay-based cwnd target
- *    would hand it the link (Vegas' weakness against Reno): until a later
- *    PROBE_RTT finds the queue drained, the probe gains are BBRv1's and the
- *    bw the cwnd target is sized by is the bound itself, so that the target
- *    is a window that follows CUBIC's law, cut at a loss as CUBIC cuts
+ *    would hand it the link (Vegas' weakness against Reno): until later
+ *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a
+ *    row), the probe gains are BBRv1's and the bw the cwnd target is sized
+ *    by is the bound itself, so that the target is a window that follows
+ *    CUBIC's law, cut at a loss as CUBIC cuts
  *    (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit the flows
  *    together, a window that regrows to its last maximum in
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
@@ -98,6 +99,8 @@ BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound while a competitor keeps the queue (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
+BBR_PARAM(fair_compete_clear_dips, 1, 1, 3,
+	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
 
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
@@ -115,6 +118,7 @@ struct bbr_a_fair_params {
 	u32	pkts_scale_us;
 	u16	compete_beta_pm;
 	u8	compete_dips;
+	u8	compete_clear_dips;
 	u8	probe_hold;
 	u8	cwnd_probe;
 	u8	gains;
@@ -132,7 +136,7 @@ struct bbr_a_fair_state {
 	u32	hi_k_ms:16,		/* CUBIC's K for hi_max, ms */
 		hi_valid:1,		/* a bound is in force */
 		compete:1,		/* a competitor keeps the queue */
-		dips:2,			/* PROBE_RTTs in a row that left a queue */
+		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
 		unused:11;
 };
@@ -168,6 +172,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
 	p->compete_us = bbr_param(fair_compete_us);
 	p->compete_dips = bbr_param(fair_compete_dips);
+	p->compete_clear_dips = bbr_param(fair_compete_clear_dips);
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
@@ -333,7 +338,9 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
  * can leave a queue at one dip too, and their next ones, drawn together by
  * the lower RTTs each dip shows the others, empty it: with
  * fair_compete_dips > 1 a competitor is assumed only once that many dips in
- * a row left a queue. One dip that empties the queue clears it.
+ * a row left a queue; and it is assumed gone once fair_compete_clear_dips
+ * dips in a row found the queue drained (a CUBIC flow that has just cut
+ * its window can leave none at one dip and refill it by the next).
  */
 static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
@@ -342,14 +349,17 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 base = tcp_min_rtt(tcp_sk(sk));
+	u32 hi = p->hi ? bbr_a_fair_bound(sk, p) : 0;
 	bool was = f->compete;
+	bool queued = p->compete_us && bbr->min_rtt_us > base &&
+		      bbr->min_rtt_us - base > p->compete_us;
 
-	if (p->compete_us && bbr->min_rtt_us > base &&
-	    bbr->min_rtt_us - base > p->compete_us)
-		f->dips = min_t(u32, f->dips + 1, 3);
-	else
+	/* dips counts the dips in a row that say otherwise than the flag */
+	f->dips = queued == was ? 0 : min_t(u32, f->dips + 1, 3);
+	if (f->dips >= (was ? p->compete_clear_dips : p->compete_dips)) {
+		f->compete = queued;
 		f->dips = 0;
-	f->compete = f->dips && f->dips >= p->compete_dips;
+	}
 	/*
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event
@@ -357,8 +367,15 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * bound if higher.
 	 */
 	if (f->compete && !was && p->hi)
-		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
-					     bbr_a_fair_bound(sk, p)), false);
+		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw, hi),
+				 false);
+	/*
+	 * The competitor is gone: the bound's beta and law RTT are no longer
+	 * the competing ones, and a law whose K was computed with the others
+	 * would step the bound up or down. It goes on from where it is.
+	 */
+	else if (was && !f->compete && hi)
+		bbr_a_fair_epoch(sk, p, hi, true);
 }
 
 /*
@@ -374,14 +391,18 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
 
-	/* An expired bound is dropped, or, while competing, grows on. */
+	/*
+	 * An expired bound is dropped, or, while competing, goes on from the
+	 * law's end, or from its last maximum if the flow did not use it.
+	 */
 	if (f->hi_valid && !bbr_a_fair_bound(sk, p)) {
 		f->hi_valid = 0;
 		if (f->compete)
-			bbr_a_fair_epoch(sk, p, min_t(u64, ~0U, f->hi_max +
-					 (u64)f->hi_max * 27 *
-					 bbr_a_fair_beta(sk, p) /
-					 1000), true);
+			bbr_a_fair_epoch(sk, p,
+					 bbr_a_cubic_continue(f->hi_max,
+							      bbr_a_fair_beta(sk, p),
+							      bbr_bw(sk)),
+					 true);
 	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
 		return;
