@@ -135,10 +135,11 @@ struct bbr_a_fair_state {
 	u32	hi_stamp;		/* jiffies of the last cut */
 	u32	hi_k_ms:16,		/* CUBIC's K for hi_max, ms */
 		hi_valid:1,		/* a bound is in force */
+		hi_compete:1,		/* ... whose law is the competing one */
 		compete:1,		/* a competitor keeps the queue */
 		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
-		unused:11;
+		unused:10;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -197,27 +198,28 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 }
 
 /*
- * The RTT the bound's regrowth law is taken at: the flow's srtt while a
- * competitor keeps the queue (a CUBIC flow on the same path grows so), else
- * fair_hi_rtt_us, one RTT for every flow, so that flows of different RTTs
- * regain rate alike.
+ * The RTT the bound's regrowth law is taken at: the flow's srtt for a law
+ * begun while a competitor kept the queue (a CUBIC flow on the same path
+ * grows so), else fair_hi_rtt_us, one RTT for every flow, so that flows of
+ * different RTTs regain rate alike.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
-					      const struct bbr_a_fair_params *p)
+					      const struct bbr_a_fair_params *p,
+					      bool compete)
 {
-	if (bbr_a_fair_state(sk)->compete || !p->hi_rtt_us)
+	if (compete || !p->hi_rtt_us)
 		return tcp_sk(sk)->srtt_us >> 3;
 	return p->hi_rtt_us;
 }
 
 /*
- * The bound's cut (CUBIC's beta), per mille: fair_compete_beta_pm while a
- * competitor keeps the queue, if set, else fair_hi_beta_pm.
+ * The bound's cut (CUBIC's beta), per mille: fair_compete_beta_pm for a law
+ * begun while a competitor kept the queue, if set, else fair_hi_beta_pm.
  */
-static __always_inline u32 bbr_a_fair_beta(const struct sock *sk,
-					   const struct bbr_a_fair_params *p)
+static __always_inline u32 bbr_a_fair_beta(const struct bbr_a_fair_params *p,
+					   bool compete)
 {
-	if (p->compete_beta_pm && bbr_a_fair_state(sk)->compete)
+	if (p->compete_beta_pm && compete)
 		return p->compete_beta_pm;
 	return p->hi_beta_pm;
 }
@@ -225,7 +227,9 @@ static __always_inline u32 bbr_a_fair_beta(const struct sock *sk,
 /*
  * The bound on bw now: CUBIC's law since the last cut, or its Reno-friendly
  * estimate if higher (at small windows CUBIC grows as fast as Reno would);
- * 0: none, or expired.
+ * 0: none, or expired. The law keeps the beta and RTT it began with when the
+ * competitor flag changes: K was computed with them, and the bound would
+ * step if the law ran on with others.
  */
 static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 					    const struct bbr_a_fair_params *p)
@@ -236,12 +240,14 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	beta = bbr_a_fair_beta(sk, p);
+	beta = bbr_a_fair_beta(p, f->hi_compete);
 	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, beta);
 	if (!cubic)
 		return 0;
-	return max(cubic, bbr_a_reno_bound(f->hi_max, t_ms,
-					   bbr_a_fair_law_rtt(sk, p), beta));
+	return max(cubic,
+		   bbr_a_reno_bound(f->hi_max, t_ms,
+				    bbr_a_fair_law_rtt(sk, p, f->hi_compete),
+				    beta));
 }
 
 /*
@@ -267,25 +273,28 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 }
 
 /*
- * A new CUBIC epoch for the bound at rate x: K from the window x fills at
- * the law's RTT; the bound starts at x after a cut (past_k false: the law's
- * 1 - beta point is x), or is x now and grows from there (past_k true).
+ * A new CUBIC epoch for the bound at rate x, with the law of the flag as it
+ * is now: K from the window x fills at the law's RTT; the bound starts at x
+ * after a cut (past_k false: the law's 1 - beta point is x), or is x now and
+ * grows from there (past_k true).
  */
 static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 					     const struct bbr_a_fair_params *p,
 					     u32 x, bool past_k)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	bool compete = f->compete;
 	u64 w, k;
 
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
-	w = (u64)x * bbr_a_fair_law_rtt(sk, p) >> BW_SCALE;
-	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(sk, p) * 2500000), 1,
-		    0xFFFF);
+	w = (u64)x * bbr_a_fair_law_rtt(sk, p, compete) >> BW_SCALE;
+	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(p, compete) * 2500000),
+		    1, 0xFFFF);
 	f->hi_max = x;
 	f->hi_k_ms = k;
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
 	f->hi_valid = 1;
+	f->hi_compete = compete;
 }
 
 /*
@@ -369,13 +378,6 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	if (f->compete && !was && p->hi)
 		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw, hi),
 				 false);
-	/*
-	 * The competitor is gone: the bound's beta and law RTT are no longer
-	 * the competing ones, and a law whose K was computed with the others
-	 * would step the bound up or down. It goes on from where it is.
-	 */
-	else if (was && !f->compete && hi)
-		bbr_a_fair_epoch(sk, p, hi, true);
 }
 
 /*
@@ -400,7 +402,7 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 		if (f->compete)
 			bbr_a_fair_epoch(sk, p,
 					 bbr_a_cubic_continue(f->hi_max,
-							      bbr_a_fair_beta(sk, p),
+							      bbr_a_fair_beta(p, f->hi_compete),
 							      bbr_bw(sk)),
 					 true);
 	}
