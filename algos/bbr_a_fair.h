@@ -99,7 +99,7 @@ BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound while a competitor keeps the queue (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
-BBR_PARAM(fair_compete_clear_dips, 1, 1, 3,
+BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
 
 /* The window after which rtt_max's queueing part halves, seconds. */
