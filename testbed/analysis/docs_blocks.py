@@ -222,10 +222,10 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
     "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
-                                       [("v080", "bbr_a_fair"), ("bbr", "bbr")]),
+                                       [("v090", "bbr_a_fair"), ("bbr", "bbr")]),
     # docs/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
-                                 [("v080", "0.8.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
+                                 [("v090", "0.9.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
@@ -250,9 +250,9 @@ BLOCKS = {
             *((("m", cfg, f"bbr_a_fair {v} / cubic", (("x", "1 / 1, 10 / 50 ms"),
                                                        ("y", "1 / 1, 50 / 10 ms"),
                                                        ("f", "1 / 4, 20 ms"))))
-              for cfg, v in (("v080", "0.8.0"), ("fair070", "0.7.0"))),
+              for cfg, v in (("v090", "0.9.0"), ("fair070", "0.7.0"))),
             *((("m", cfg, f"bbr_a_fair {v} / bbr", (("c", "1 / 1, 20 ms"),)))
-              for cfg, v in (("fairb080", "0.8.0"), ("fairb070", "0.7.0"))),
+              for cfg, v in (("fairb090", "0.9.0"), ("fairb070", "0.7.0"))),
             ("g", "abbr", "bbr_a / cubic", (("c", "1 / 1, 20 ms"),)))
         for p, where in scen for b in ("0.5", "2", "20")], [
         Col("first's share %", "share0", 1, 100), Col("Jain", "jain", 3),
@@ -286,6 +286,20 @@ BLOCKS = {
              "boot, 30 s of traffic in virtual time, the analysis), mean +- 95 % CI "
              "half-width, with other guests sharing the machine's two cores",
         seed_notes=False),
+    "pilot-clear-dips": Table(
+        {"p": f"{COEX}/pilot-clear-dips-200s/screen_runs.csv", **GRID200},
+        ["point", "flag clears after"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in (("d1", "50 ms, 1 BDP"), ("d20", "50 ms, 20 BDP"))
+            for src, cfg, label in (("g", "v080", "1 drained dip (0.8.0)"),
+                                    ("p", "v082", "1 drained dip (0.8.2's build)"),
+                                    ("p", "v082c2", "2 drained dips (0.8.2's build)"),
+                                    ("g", "v090", "2 drained dips (0.9.0)"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic", "harm", 2)],
+        what=COEX_WHAT.split(", self-harm")[0] + " (-: the pilot's screen has no cubic alone "
+        "to take it from)"),
     "pilot-compete-beta": Table(
         {"p": f"{COEX}/pilot-compete-beta-200s/screen_runs.csv",
          "q": f"{COEX}/pilot-compete-beta-080-200s/screen_runs.csv", **MORE200, **GRID200},
