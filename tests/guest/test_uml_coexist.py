@@ -128,3 +128,45 @@ def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
                if a["bw_hi_bps"] and b["bw_hi_bps"] < 0.9 * a["bw_hi_bps"])
     assert cuts >= 2, cuts
     assert 0.3 < share(summary, "bbr_a_fair") < 0.7, summary["results"][0]["per_cc"]
+
+
+def dip_ends(events, compete_us=5000):
+    """Each PROBE_RTT's end, as (time_s, drained, compete before, compete after, bw_hi before,
+    bw_hi after): drained if the min_rtt the dip left is within compete_us of the flow's
+    lowest RTT (tcp_min_rtt, which the trace does not carry: the lowest RTT sample or
+    min_rtt it shows)."""
+    base = min(min(e["min_rtt_us"] for _, e in events),
+               min(e["rtt_us"] for _, e in events if e["rtt_us"] >= 0))
+    return [(t, b["min_rtt_us"] - base <= compete_us, a["compete"], b["compete"],
+             a["bw_hi_bps"], b["bw_hi_bps"])
+            for (_, a), (t, b) in zip(events, events[1:]) if a["mode"] == 3 and b["mode"] != 3]
+
+
+def test_the_competitor_flag_clears_after_drained_dips_and_the_bound_does_not_step(
+        run_testbed, tmp_path):
+    """50 ms, 1 BDP, one flow each: CUBIC's queue is left at some dips and not at others (the
+    CUBIC flow may just have cut), so bbr_a_fair's competitor flag comes and goes.
+    - With fair_compete_clear_dips=1 the flag clears at the first drained dip, and the bound
+      goes on as it was: 0.8.1 ran the law on with the other beta but the competing beta's
+      K, and the bound stepped up 1.4 to 2.2 times at every clearing (16 traced in 400 s).
+    - With 2, the same seed runs the same bytes up to that dip (the parameter is only read
+      there); the flag holds at it and clears only after two drained dips in a row."""
+    ends = {}
+    for n in (1, 2):
+        out = tmp_path / f"clear{n}"
+        run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50", "--buffer-bdp", "1",
+                    "--duration", "75", "--warmup", "10", "--sample-ms", "0", "--seed", "2",
+                    *with_dips(2), "--module-param", f"fair_compete_clear_dips={n}")
+        ends[n] = dip_ends(fair_events(out / "bbr_a_fair+cubic" / "run1"))
+    clears = [(i, d) for i, d in enumerate(ends[1]) if d[2] and not d[3]]
+    assert clears, ("the flag never cleared: the scenario no longer shows a drained dip "
+                    "while competing", ends[1])
+    i, first = clears[0]
+    assert first[1] and not ends[1][i - 1][1], (first, ends[1][i - 1])
+    for _, d in clears:
+        assert d[4] > 0 and 0.95 < d[5] / d[4] < 1.05, ("the bound stepped", d)
+    same = [d for d in ends[2] if abs(d[0] - first[0]) < 0.5]
+    assert same and same[0][1] and same[0][2] and same[0][3], (first, same)
+    for j, d in enumerate(ends[2]):
+        if d[2] and not d[3]:
+            assert d[1] and ends[2][j - 1][1], ("cleared after one drained dip", ends[2])
