@@ -105,20 +105,19 @@ BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
-/* bbr_a_fair's parameters, read once per ACK. */
+/*
+ * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
+ * at a loss or at the end of PROBE_RTT are read there.
+ */
 struct bbr_a_fair_params {
 	u32	queue_us;
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
 	u32	hi_beta_pm;
-	u32	hi_phi_pm;
-	u32	compete_us;
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
 	u16	compete_beta_pm;
-	u8	compete_dips;
-	u8	compete_clear_dips;
 	u8	probe_hold;
 	u8	cwnd_probe;
 	u8	gains;
@@ -170,10 +169,6 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->loss_thresh = bbr_param(loss_thresh);
 	p->hi = bbr_param(fair_hi);
 	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
-	p->hi_phi_pm = bbr_param(fair_hi_phi_pm);
-	p->compete_us = bbr_param(fair_compete_us);
-	p->compete_dips = bbr_param(fair_compete_dips);
-	p->compete_clear_dips = bbr_param(fair_compete_clear_dips);
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
@@ -309,11 +304,12 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt = c->rtt_us >= 0 ? c->rtt_us : tcp_sk(sk)->srtt_us >> 3;
 	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+	u32 phi_pm = bbr_param(fair_hi_phi_pm);
 
 	if (rtt <= bbr->min_rtt_us)
-		return !p->hi_phi_pm;
+		return !phi_pm;
 	return (u64)(rtt - bbr->min_rtt_us) * 1000 >=
-	       (u64)(top - bbr->min_rtt_us) * p->hi_phi_pm;
+	       (u64)(top - bbr->min_rtt_us) * phi_pm;
 }
 
 /*
@@ -359,13 +355,15 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 base = tcp_min_rtt(tcp_sk(sk));
 	u32 hi = p->hi ? bbr_a_fair_bound(sk, p) : 0;
+	u32 compete_us = bbr_param(fair_compete_us);
 	bool was = f->compete;
-	bool queued = p->compete_us && bbr->min_rtt_us > base &&
-		      bbr->min_rtt_us - base > p->compete_us;
+	bool queued = compete_us && bbr->min_rtt_us > base &&
+		      bbr->min_rtt_us - base > compete_us;
 
 	/* dips counts the dips in a row that say otherwise than the flag */
 	f->dips = queued == was ? 0 : min_t(u32, f->dips + 1, 3);
-	if (f->dips >= (was ? p->compete_clear_dips : p->compete_dips)) {
+	if (f->dips >= (was ? bbr_param(fair_compete_clear_dips) :
+			bbr_param(fair_compete_dips))) {
 		f->compete = queued;
 		f->dips = 0;
 	}
