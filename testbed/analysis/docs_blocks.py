@@ -149,13 +149,13 @@ def wide_table(scenarios, configs):
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.8.0
-    (fairness-060-uml's v080) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.9.1
+    (fairness-060-uml's v091) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "o", "config": "v080", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "o", "config": "v091", "scenario": s}))
     return rows
 
 
@@ -241,7 +241,7 @@ BLOCKS = {
     "coexist-own-kind": screen_rows(O60, [
         ([label, s], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")
-        for cfg, label in (("v080", "0.8.0"), ("dips2", "0.7.0"),
+        for cfg, label in (("v091", "0.9.1"), ("v080", "0.8.0"), ("dips2", "0.7.0"),
                            ("bbr_a_fair_off", "rules off"))]),
     "coexist-more": Table({**MORE200, **GRID200}, ["pair (first / second)", "flows, RTT",
                                                     "buffer, BDP"], [
