@@ -14,6 +14,10 @@ recorded outputs; run.py puts their results into a run's summary as "evaluation"
                    delivered total of the window over the flows active in it (seed 004's
                    "80 % convergence time"), and the time from which it gets that in every
                    window to the run's end (settled); None if it never does
+    refill         after a flow leaves before the others, the first time (s from its end)
+                   at which the flows still running deliver, over a window_s window, 80 %
+                   (95 %) of what all of them delivered in the 5 s before it left; and the
+                   mean queueing delay of each 10 s after it left
     sliding Jain   Jain's index over the flows active in each window_s window (step step_s)
     phases         with a rate schedule: per phase of one rate, the bottleneck's queueing
                    delay (backlog over the rate in force), mean and p95, each flow's mean
@@ -161,6 +165,41 @@ def convergence(rows, flows, newcomer, window_s=1.0, shares=CONVERGENCE_SHARES):
     return out
 
 
+def refill(rows, flows, leaver, window_s=1.0, before_s=5.0, shares=CONVERGENCE_SHARES):
+    """{share: s}: seconds after the flow leaver ends until the flows still running first
+    deliver, over a window_s window, at least share of what all flows delivered per second
+    in the before_s s before it left (the link they shared); None if never, or if nothing
+    was delivered before."""
+    end = next(f for f in flows if f["index"] == leaver)["end_s"]
+    t_to = max(f["end_s"] for f in flows)
+    t0 = max(0.0, end - before_s)
+    before = window_bytes(rows, active(flows, t0, end), t0, end)
+    ref = sum(before.values()) / (end - t0) if end > t0 else 0.0
+    out = {x: None for x in shares}
+    t = end
+    while ref > 0 and t + window_s <= t_to + 1e-9:
+        fl = [i for i in active(flows, t, t + window_s) if i != leaver]
+        rate = sum(window_bytes(rows, fl, t, t + window_s).values()) / window_s
+        for x in shares:
+            if out[x] is None and rate >= x * ref:
+                out[x] = round(t + window_s - end, 6)
+        t += window_s
+    return out
+
+
+def queue_after(queue_rows, rate_mbit, t_from, t_to, window_s=10.0):
+    """[mean queueing delay (ms: backlog over the rate) of each window_s window from t_from
+    until t_to], None for a window without samples: how long a standing queue outlives the
+    flow that left."""
+    out, t = [], t_from
+    while t + window_s <= t_to + 1e-9:
+        qd = [float(q["backlog_bytes"]) * 8 / (rate_mbit * 1e6) * 1e3 for q in queue_rows
+              if t <= float(q["t_s"]) < t + window_s]
+        out.append(mean(qd) if qd else None)
+        t += window_s
+    return out
+
+
 def rate_phases(rate_changes, rate0, t_end):
     """[(t0, t1, rate)] of a run with rate_changes [(t after t0, rate)], the first phase at
     rate0 from 0."""
@@ -269,7 +308,17 @@ def evaluate(run, tables, duration, window_s=1.0, jain_window_s=2.0):
             ev["jain_windows"] = {"window_s": jain_window_s, "from_s": last,
                                   "mean": mean(vals), "min": min(vals) if vals else None,
                                   "n": len(vals)}
+    last_end = max((s["end_s"] for s in spans), default=0.0)
+    leavers = [s for s in spans if s["end_s"] < last_end - 0.5]
     changes = read_rate_changes(d, t0)
+    if leavers and len(spans) > 1:
+        ev["refill_s"] = {str(s["index"]): {f"{round(k * 100)}": v for k, v in
+                                             refill(rows, spans, s["index"], window_s).items()}
+                          for s in leavers}
+        if not changes and not env.get("rate_schedule"):
+            ev["queue_after_leave_ms"] = queue_after(tables["queue"], run["rate"],
+                                                     max(s["end_s"] for s in leavers),
+                                                     last_end)
     if changes or env.get("rate_schedule"):
         phases = rate_phases(changes, run["rate"], run["w1"])
         ev["phases"] = phase_stats(phases, tables["queue"], tables["ss"], rows, flows, 1.0)
@@ -288,7 +337,8 @@ SERIES_COLS = ["config", "scenario", "seed", "cc", "qdisc", "t_s", "rate_mbit", 
 def flatten(r):
     """A summary.json result's evaluation metrics as flat columns: fct_<size|all>_{n,p50_ms,
     p95_ms} (trains), finite_<size>_{fct_s,tput_mbps} (finite flows), conv<80|95>_{first,
-    settled}_s, jain_win_{mean,min}, ph<i>_{rate_mbit,qdelay_mean_ms,qdelay_p95_ms,srtt_ms,
+    settled}_s, refill<80|95>_s and leave_q<10 k>_ms (after a flow leaves: the time to refill
+    the link, the mean queue delay of each 10 s from then), jain_win_{mean,min}, ph<i>_{rate_mbit,qdelay_mean_ms,qdelay_p95_ms,srtt_ms,
     tput_mbps}, flent_fairness, ping_s<k>_ms; flow<i>_mbps for every run."""
     ev, out = r.get("evaluation") or {}, {}
     for f in r.get("flows", []):
@@ -304,6 +354,11 @@ def flatten(r):
     for flow, c in (ev.get("convergence_s") or {}).items():
         for share, v in c.items():
             out[f"conv{share}_first_s"], out[f"conv{share}_settled_s"] = v["first"], v["settled"]
+    for flow, c in (ev.get("refill_s") or {}).items():
+        for share, v in c.items():
+            out[f"refill{share}_s"] = v
+    for i, v in enumerate(ev.get("queue_after_leave_ms") or []):
+        out[f"leave_q{i * 10}_ms"] = v
     jw = ev.get("jain_windows") or {}
     if jw:
         out["jain_win_mean"], out["jain_win_min"] = jw["mean"], jw["min"]

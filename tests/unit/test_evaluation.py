@@ -15,8 +15,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "testbed"))
 from analysis import analyze_run  # noqa: E402
-from analysis.evaluation import (convergence, fct_stats, rate_phases, read_fct,  # noqa: E402
-                                 series, sliding_jain, window_bytes)
+from analysis.evaluation import (convergence, fct_stats, queue_after, rate_phases,  # noqa: E402
+                                 read_fct, refill, series, sliding_jain, window_bytes)
 from analysis.parse import read_flows  # noqa: E402
 
 FIX = Path(__file__).resolve().parent / "fixtures"
@@ -180,3 +180,28 @@ def test_plots_of_the_evaluations(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip().endswith("eval_loss.png")
+
+
+def test_refill_after_a_flow_leaves():
+    # two flows of 100 bytes/s each until 10 s; flow 2 leaves at 10 s and flow 1 climbs to
+    # 120, 150, 170, 190, 200: 80 % of the 200 they shared (160) is reached in the third
+    # window after the leave, 95 % (190) in the fourth
+    rows = [{"flow": f, "t_start_s": t, "t_end_s": t + 1, "bytes": 100}
+            for t in range(10) for f in (1, 2)]
+    rows += [{"flow": 1, "t_start_s": 10 + k, "t_end_s": 11 + k, "bytes": b}
+             for k, b in enumerate((120, 150, 170, 190, 200))]
+    rows += [{"flow": 2, "t_start_s": 10, "t_end_s": 11, "bytes": 500}]  # after it left: ignored
+    flows = [{"index": 1, "start_s": 0, "end_s": 15}, {"index": 2, "start_s": 0, "end_s": 10}]
+    assert refill(rows, flows, 2, 1.0) == {0.8: 3.0, 0.95: 4.0}
+    # a run whose flows never get back: None
+    flat = [r for r in rows if r["t_start_s"] < 10] + [
+        {"flow": 1, "t_start_s": 10 + k, "t_end_s": 11 + k, "bytes": 100} for k in range(5)]
+    assert refill(flat, flows, 2, 1.0) == {0.8: None, 0.95: None}
+
+
+def test_queue_after_a_flow_leaves():
+    # 100 Mbit/s: 125000 bytes of backlog are 10 ms; a standing queue that halves every 10 s
+    rows = [{"t_s": 20 + k / 2, "backlog_bytes": 125000 * 4 / 2 ** (k // 20)} for k in range(60)]
+    assert queue_after(rows, 100, 20, 50) == [pytest.approx(40), pytest.approx(20),
+                                              pytest.approx(10)]
+    assert queue_after(rows, 100, 50, 60) == [None]
