@@ -341,6 +341,18 @@ BLOCKS = {
             Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("queue delay ms", "qdelay_mean_ms", 1)],
         seed_notes=False),
+    "pilot-pkts-scale2": Table(
+        {"m": f"{WIDE}/pilot-pkts-scale2/m10-40s/screen_runs.csv",
+         "g": f"{WIDE}/pilot-pkts-scale2/grid-30s/screen_runs.csv"}, ["shrink", "scenario"], [
+            ([label, where], {"src": src, "config": cfg, "scenario": sc})
+            for cfg, label in (("v091", "none (0.9.1)"), ("p2t10", "(10 ms / q)^2"),
+                               ("p2t15", "(15 ms / q)^2"), ("p2t20", "(20 ms / q)^2"))
+            for src, sc, where in (("m", "m10-b2", "10 flows per class, 2 BDP"),
+                                   ("g", "m3-b5", "3 flows per class, 5 BDP"),
+                                   ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
+            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("queue delay ms", "qdelay_mean_ms", 1)],
+        seed_notes=False),
     "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
         ([s, label], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
