@@ -70,8 +70,8 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_pkts_scale, 0, 0, 2,
-	  "bbr_a_fair: fair_cwnd_pkts shrinks once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow: 1 by T / q, 2 by (T / q)^2; 0 fixed");
+BBR_PARAM(fair_pkts_scale, 0, 0, 1,
+	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
 
@@ -492,17 +492,13 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * With many flows the packet allowances add up to a long queue: each
 	 * flow's shrinks as the queueing delay all of them see grows past
 	 * fair_pkts_scale_us, so that they stay equal and their sum grows only
-	 * as the square (fair_pkts_scale=1) or cube (2) root of the number of
-	 * flows. A threshold above the queue two flows keep leaves their pull
-	 * to equal rates as it is.
+	 * as the square root of the number of flows. A threshold above the
+	 * queue two flows keep leaves their pull to equal rates as it is.
 	 */
 	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
 					      bbr->min_rtt_us);
-	if (p->pkts_scale == 1 && q > p->pkts_scale_us)
+	if (p->pkts_scale && q > p->pkts_scale_us)
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
-	else if (p->pkts_scale == 2 && q > p->pkts_scale_us)
-		pkts = div64_u64((u64)pkts * p->pkts_scale_us *
-				 p->pkts_scale_us, (u64)q * q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	return target;
 }
