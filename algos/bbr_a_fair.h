@@ -107,7 +107,8 @@ static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
  * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
- * at a loss or at the end of PROBE_RTT are read there.
+ * when a congestion event begins or PROBE_RTT ends are in struct
+ * bbr_a_fair_event_params, read once per such event.
  */
 struct bbr_a_fair_params {
 	u32	queue_us;
@@ -139,6 +140,14 @@ struct bbr_a_fair_state {
 		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
 		unused:10;
+};
+
+/* bbr_a_fair's parameters for a congestion event or the end of PROBE_RTT. */
+struct bbr_a_fair_event_params {
+	u32	hi_phi_pm;
+	u32	compete_us;
+	u8	compete_dips;
+	u8	compete_clear_dips;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -173,6 +182,15 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
+}
+
+static __always_inline void
+bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
+{
+	e->hi_phi_pm = bbr_param(fair_hi_phi_pm);
+	e->compete_us = bbr_param(fair_compete_us);
+	e->compete_dips = bbr_param(fair_compete_dips);
+	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -297,14 +315,14 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
  * phi of this ACK's RTT (or srtt) at least fair_hi_phi_pm?
  */
 static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
-						  const struct bbr_ctx *c)
+						  const struct bbr_ctx *c,
+						  u32 phi_pm)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt = c->rtt_us >= 0 ? c->rtt_us : tcp_sk(sk)->srtt_us >> 3;
 	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
-	u32 phi_pm = bbr_param(fair_hi_phi_pm);
 
 	if (rtt <= bbr->min_rtt_us)
 		return !phi_pm;
@@ -326,10 +344,14 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_event_params e;
 	u32 x;
 
-	if (!p->hi || (!rto && (bbr->mode != BBR_PROBE_BW ||
-				!bbr_a_fair_queue_high(sk, c))))
+	if (!p->hi)
+		return;
+	bbr_a_fair_event_load(&e);
+	if (!rto && (bbr->mode != BBR_PROBE_BW ||
+		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
 	if (x)
@@ -355,15 +377,16 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 base = tcp_min_rtt(tcp_sk(sk));
 	u32 hi = p->hi ? bbr_a_fair_bound(sk, p) : 0;
-	u32 compete_us = bbr_param(fair_compete_us);
+	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
-	bool queued = compete_us && bbr->min_rtt_us > base &&
-		      bbr->min_rtt_us - base > compete_us;
+	bool queued;
 
+	bbr_a_fair_event_load(&e);
+	queued = e.compete_us && bbr->min_rtt_us > base &&
+		 bbr->min_rtt_us - base > e.compete_us;
 	/* dips counts the dips in a row that say otherwise than the flag */
 	f->dips = queued == was ? 0 : min_t(u32, f->dips + 1, 3);
-	if (f->dips >= (was ? bbr_param(fair_compete_clear_dips) :
-			bbr_param(fair_compete_dips))) {
+	if (f->dips >= (was ? e.compete_clear_dips : e.compete_dips)) {
 		f->compete = queued;
 		f->dips = 0;
 	}

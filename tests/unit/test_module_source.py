@@ -2,8 +2,9 @@
 core), checked on the text so that a later edit cannot quietly undo them.
 
 - A module parameter is read only in an algorithm's load hook (once per ACK, into struct
-  bbr_ctx): 0.4.0 read da_enable up to six times per ACK, and a write between two reads
-  gave half of one behaviour and half of the other.
+  bbr_ctx; or, for those only a rarer event uses, once per that event): 0.4.0 read
+  da_enable up to six times per ACK, and a write between two reads gave half of one
+  behaviour and half of the other.
 - The core's functions contain no test of the algorithm: the algorithms are reached only
   through the hooks of section "Hooks".
 """
