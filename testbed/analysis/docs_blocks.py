@@ -274,6 +274,18 @@ BLOCKS = {
              "newcomer first holds that share of its fair share over a 1 s window; Jain over "
              "the measured 30..59 s, and over 2 s windows after the join",
         seed_notes=False),
+    "coexist-leave": Table({"e": f"{COEX}/leave-90s/eval.csv"}, ["who leaves", "cc"], [
+        ([who, label], {"src": "e", "config": c, "scenario": pt})
+        for pt, who in (("cubic-leaves", "cubic"), ("own-leaves", "its own kind"))
+        for c, label in (("v092", "bbr_a_fair 0.9.2"), ("c1", "bbr_a_fair, flag off after one "
+                                                         "drained dip (0.8.x)"),
+                         ("bbr", "bbr"), ("cubic", "cubic"))], [
+        Col("runs", "runs"), Col("refill to 95 % s", "refill95_s", 1),
+        *(Col(f"queue {k}..{k + 10} s ms", f"leave_q{k}_ms", 1) for k in (0, 10, 20, 30))],
+        what="mean +- 95 % CI half-width over the seeds; refill: from the leave until the flow "
+             "left delivers 95 % of what both delivered in the 5 s before, over 1 s windows; "
+             "queue: the bottleneck's mean queueing delay over each 10 s after the leave",
+        seed_notes=False),
     "wide-cost": Table({"h": f"{WIDE}/rate200-30s", "g": f"{WIDE}/rate1000-30s"},
                        ["rate", "config"], [
         ([rate, WIDE_CFG[c]], {"src": src, "config": c})
