@@ -121,7 +121,7 @@ WIDE_SRC = {"r": f"{WIDE}/rtt-60s/screen_runs.csv", "f": f"{WIDE}/flows-40s/scre
             "g": f"{WIDE}/rate1000-30s/screen_runs.csv",
             "h": f"{WIDE}/rate200-30s/screen_runs.csv"}
 # (source, scenario, label, configs run there)
-WIDE_ALL = ("v080", "fair", "dips2", "cand", "bbr")
+WIDE_ALL = ("v091", "v080", "fair", "dips2", "cand", "bbr")
 WIDE_SCEN = [
     ("r", "x30-b1", "5 vs 150 ms, 1 BDP", WIDE_ALL),
     ("r", "x30-b5", "5 vs 150 ms, 5 BDP", WIDE_ALL),
@@ -133,7 +133,7 @@ WIDE_SCEN = [
     ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", WIDE_ALL),
     ("f", "m50-b2", "10 vs 60 ms, 50 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
 ]
-WIDE_CFG = {"v080": "0.8.0", "v081": "0.8.1", "fair": "0.6 (dips=1)", "dips2": "0.7.0 (dips=2)",
+WIDE_CFG = {"v091": "0.9.1", "v080": "0.8.0", "v081": "0.8.1", "fair": "0.6 (dips=1)", "dips2": "0.7.0 (dips=2)",
             "cand": "dips=2, pkts_scale=1", "bbr": "bbr"}
 
 
@@ -265,7 +265,7 @@ BLOCKS = {
         ([who, WIDE_CFG[c]], {"src": "e", "config": c, "scenario": pt})
         for pt, who in (("long-joins", "50 ms joins 10 ms at 15 s"),
                         ("short-joins", "10 ms joins 50 ms at 15 s"))
-        for c in ("v081", "bbr")], [
+        for c in ("v091", "v081", "bbr")], [
         Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
         Col("to 95 % s", "conv95_first_s", 1), Col("Jain 30..59 s", "jain"),
         Col("worst Jain", "jain", extreme="min"), Col("Jain, 2 s windows", "jain_win_mean"),
