@@ -94,7 +94,7 @@ BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
-	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed and the cwnd target is at least 2 x bw x srtt, us; 0 off");
+	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound while a competitor keeps the queue (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
