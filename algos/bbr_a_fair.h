@@ -92,11 +92,11 @@ BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi and no competitor keeping the queue, the bound regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
+	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
-	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound while a competitor keeps the queue (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
+	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
@@ -126,7 +126,11 @@ struct bbr_a_fair_params {
 	u8	pkts_scale;
 };
 
-/* bbr_a_fair's socket state, in bbr->priv. */
+/*
+ * bbr_a_fair's socket state, in bbr->priv. dips counts to 3 at most, the
+ * maximum of fair_compete_dips and fair_compete_clear_dips: raising those
+ * needs a wider field.
+ */
 struct bbr_a_fair_state {
 	struct bbr_a_loss_round loss;
 	u32	rtt_max_us;		/* fading max RTT sample; 0: none */
@@ -235,6 +239,20 @@ static __always_inline u32 bbr_a_fair_beta(const struct bbr_a_fair_params *p,
 	if (p->compete_beta_pm && compete)
 		return p->compete_beta_pm;
 	return p->hi_beta_pm;
+}
+
+/*
+ * Has the bound's law run its course ((1 + BBR_A_CUBIC_MAX_K) K since the
+ * last cut, when bbr_a_cubic_bound gives 0)? A test of time only, for every
+ * ACK.
+ */
+static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
+{
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+
+	return f->hi_valid &&
+	       jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp) >
+	       (1 + BBR_A_CUBIC_MAX_K) * f->hi_k_ms;
 }
 
 /*
@@ -376,20 +394,18 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 base = tcp_min_rtt(tcp_sk(sk));
-	u32 hi = p->hi ? bbr_a_fair_bound(sk, p) : 0;
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
 	bool queued;
+	u32 dips;
 
 	bbr_a_fair_event_load(&e);
 	queued = e.compete_us && bbr->min_rtt_us > base &&
 		 bbr->min_rtt_us - base > e.compete_us;
-	/* dips counts the dips in a row that say otherwise than the flag */
-	f->dips = queued == was ? 0 : min_t(u32, f->dips + 1, 3);
-	if (f->dips >= (was ? e.compete_clear_dips : e.compete_dips)) {
-		f->compete = queued;
-		f->dips = 0;
-	}
+	dips = f->dips;
+	f->compete = bbr_a_compete_next(was, queued, !e.compete_us, &dips,
+					e.compete_dips, e.compete_clear_dips);
+	f->dips = dips;
 	/*
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event
@@ -397,13 +413,13 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * bound if higher.
 	 */
 	if (f->compete && !was && p->hi)
-		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw, hi),
-				 false);
+		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
+					     bbr_a_fair_bound(sk, p)), false);
 }
 
 /*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; and an expired bound is dropped.
+ * delayed; and an expired bound is dropped, or, while competing, goes on.
  */
 static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -413,19 +429,20 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
+	u32 x;
 
 	/*
 	 * An expired bound is dropped, or, while competing, goes on from the
-	 * law's end, or from its last maximum if the flow did not use it.
+	 * law's end, at most twice the bw the flow delivered and at least its
+	 * last maximum (bbr_a_cubic_continue).
 	 */
-	if (f->hi_valid && !bbr_a_fair_bound(sk, p)) {
+	if (unlikely(bbr_a_fair_expired(sk))) {
 		f->hi_valid = 0;
-		if (f->compete)
-			bbr_a_fair_epoch(sk, p,
-					 bbr_a_cubic_continue(f->hi_max,
-							      bbr_a_fair_beta(p, f->hi_compete),
-							      bbr_bw(sk)),
-					 true);
+		x = bbr_a_cubic_continue(f->hi_max,
+					 bbr_a_fair_beta(p, f->hi_compete),
+					 bbr_bw(sk));
+		if (f->compete && x)
+			bbr_a_fair_epoch(sk, p, x, true);
 	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
 		return;

@@ -206,17 +206,18 @@ static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
 
 /*
  * Where a bound that reached the end of its law ((1 + BBR_A_CUBIC_MAX_K) K
- * after its cut) goes on from: the law's last value, x_max (1 + 27 beta), but no more than twice
- * the bw the flow has delivered (used_bw), and never below x_max. A flow
+ * after its cut) goes on from: the law's last value, x_max (1 + 27 beta),
+ * but no more than twice the bw the flow has delivered (used_bw), and never
+ * below x_max. A flow
  * limited by its application or the receiver's window delivers less than
  * its bound; like CUBIC, which grows only a window it fills, it then holds
  * its last maximum instead of taking one the network never confirmed.
  */
 static inline u32 bbr_a_cubic_continue(u32 x_max, u32 beta_pm, u32 used_bw)
 {
-	u64 end = (u64)x_max + bbr_a_div_u64((u64)x_max * BBR_A_CUBIC_MAX_K *
-					  BBR_A_CUBIC_MAX_K * BBR_A_CUBIC_MAX_K * beta_pm,
-					  1000);
+	const u64 k3 = BBR_A_CUBIC_MAX_K * BBR_A_CUBIC_MAX_K *
+		       BBR_A_CUBIC_MAX_K;
+	u64 end = x_max + bbr_a_div_u64((u64)x_max * k3 * beta_pm, 1000);
 	u64 used = 2 * (u64)used_bw;
 
 	end = used < end ? used : end;
@@ -255,6 +256,24 @@ static inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
 	add = bbr_a_div_u64(add * 3 * beta_pm, 2000 - beta_pm);
 	x += add;
 	return x > ~0U ? ~0U : (u32)x;
+}
+
+/*
+ * bbr_a_fair's competitor flag after a PROBE_RTT: *dips counts the dips in a
+ * row that said otherwise than the flag (queued: this one left a queue);
+ * the flag changes once set_dips (to set it) or clear_dips (to clear it) of
+ * them came in a row, and clears at once when the test is off. *dips stays
+ * below 4 (a 2-bit field; both counts are at most 3).
+ */
+static inline bool bbr_a_compete_next(bool was, bool queued, bool off,
+				      u32 *dips, u32 set_dips, u32 clear_dips)
+{
+	*dips = queued == was ? 0 : (*dips < 3 ? *dips + 1 : 3);
+	if (off || *dips >= (was ? clear_dips : set_dips)) {
+		*dips = 0;
+		return queued;
+	}
+	return was;
 }
 
 #endif /* _BBR_A_MATH_H */

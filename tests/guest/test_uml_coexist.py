@@ -162,7 +162,7 @@ def test_the_competitor_flag_clears_after_drained_dips_and_the_bound_does_not_st
     assert clears, ("the flag never cleared: the scenario no longer shows a drained dip "
                     "while competing", ends[1])
     i, first = clears[0]
-    assert first[1] and not ends[1][i - 1][1], (first, ends[1][i - 1])
+    assert i > 0 and first[1] and not ends[1][i - 1][1], (first, ends[1][:i + 1])
     for _, d in clears:
         assert d[4] > 0 and 0.95 < d[5] / d[4] < 1.05, ("the bound stepped", d)
     same = [d for d in ends[2] if abs(d[0] - first[0]) < 0.5]

@@ -13,13 +13,18 @@
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
  *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
  *                   expired bound goes on from
+ *   compete SET CLEAR
+ *                   then lines "QUEUED OFF" per dip (1: the dip left a
+ *                   queue; 1: the test is off); prints the flag and the
+ *                   count after each
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
  * stale; -DMUTANT_040 computes rtt_max and the scaling as 0.4.0 did (the
  * sample replaces rtt_max at a window's end; w * mul / div in 64 bits);
- * -DMUTANT_082 continues an expired bound as 0.8.1 did, from the law's end
- * whatever the flow used.
+ * -DMUTANT_081 continues an expired bound as 0.8.1 did, from the law's end
+ * whatever the flow used; -DMUTANT_092 decides the competitor flag as 0.9.2
+ * did, which left a set flag in place for CLEAR dips with the test off.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,7 +55,7 @@ static uint32_t rtt_max_next(uint32_t m, uint32_t r, uint32_t b, int over,
 #define scale_down(w, mul, div)	bbr_a_scale_down(w, mul, div)
 #endif
 
-#ifdef MUTANT_082
+#ifdef MUTANT_081
 static uint32_t cubic_continue(uint32_t x, uint32_t b, uint32_t u)
 {
 	uint64_t end = x + (uint64_t)x * 27 * b / 1000;
@@ -60,6 +65,22 @@ static uint32_t cubic_continue(uint32_t x, uint32_t b, uint32_t u)
 }
 #else
 #define cubic_continue(x, b, u)	bbr_a_cubic_continue(x, b, u)
+#endif
+
+#ifdef MUTANT_092
+static bool compete_next(bool was, bool queued, bool off, uint32_t *dips,
+			 uint32_t set, uint32_t clear)
+{
+	(void)off;
+	*dips = queued == was ? 0 : (*dips < 3 ? *dips + 1 : 3);
+	if (*dips >= (was ? clear : set)) {
+		*dips = 0;
+		return queued;
+	}
+	return was;
+}
+#else
+#define compete_next(w, q, o, d, s, c)	bbr_a_compete_next(w, q, o, d, s, c)
 #endif
 
 int main(int argc, char **argv)
@@ -140,6 +161,22 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue\n");
+	if (argc >= 4 && !strcmp(argv[1], "compete")) {
+		uint32_t set = (uint32_t)strtoul(argv[2], NULL, 10);
+		uint32_t clear = (uint32_t)strtoul(argv[3], NULL, 10);
+		uint32_t dips = 0;
+		bool flag = false;
+		int q, off;
+
+		while (fgets(line, sizeof(line), stdin)) {
+			if (sscanf(line, "%d %d", &q, &off) != 2)
+				return 2;
+			flag = compete_next(flag, q && !off, off, &dips, set,
+					    clear);
+			printf("%d %" PRIu32 "\n", flag, dips);
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR\n");
 	return 2;
 }

@@ -259,7 +259,7 @@ def test_an_unused_bound_holds_its_last_maximum(build):
     """A competing flow limited by its application (used bw 1000 against a bound of
     1000000) holds 1000000 when its bound's law ends; one that used its bound (2.5 million
     delivered) goes on from the law's end, 9.1 x at beta 0.3, capped at twice what it
-    delivered; 0.8.1's continuation (MUTANT_082) took 9.1 x whatever was used."""
+    delivered; 0.8.1's continuation (MUTANT_081) took 9.1 x whatever was used."""
     cases = [(1000000, 300, 1000), (1000000, 300, 2500000), (1000000, 300, 10**9),
              (1000000, 300, 600000), (2**32 - 1, 999, 2**32 - 1), (0, 300, 5)]
     rng = random.Random(11)
@@ -269,6 +269,42 @@ def test_an_unused_bound_holds_its_last_maximum(build):
     got = [int(v) for v in run(build(), "continue", stdin=stdin)]
     assert got[:4] == [1000000, 5000000, 9100000, 1200000], got[:4]
     assert got == [continue_model(*c) for c in cases]
-    old = [int(v) for v in run(build("-DMUTANT_082", name="old082"), "continue",
+    old = [int(v) for v in run(build("-DMUTANT_081", name="old081"), "continue",
                                stdin=stdin)]
     assert old[0] == 9100000 and old[:4] != got[:4]
+
+
+def compete_model(dips_in, set_dips, clear_dips):
+    """The competitor flag after each dip of dips_in [(queued, off)]: it changes after
+    set_dips (clear_dips) dips in a row that say otherwise, at once when the test is off (a
+    dip never counts as queued then); the count of such dips saturates at 3."""
+    flag, n, out = False, 0, []
+    for q, off in dips_in:
+        q = q and not off
+        n = 0 if q == flag else min(n + 1, 3)
+        if off or n >= (clear_dips if flag else set_dips):
+            flag, n = q, 0
+        out.append(f"{int(flag)} {n}")
+    return out
+
+
+def test_competitor_flag_needs_dips_in_a_row_and_clears_when_the_test_is_turned_off(build):
+    """Set after two queued dips in a row, cleared after two drained ones (0.9.0's
+    defaults): a queued dip between two drained ones restarts the count. Turning the test
+    off (fair_compete_us=0) while the flag is set clears it at the next dip; 0.9.2's
+    decision (MUTANT_092) kept it for clear_dips more dips."""
+    seq = [(1, 0), (0, 0), (1, 0), (1, 0), (0, 0), (1, 0), (0, 0), (0, 0), (1, 0), (1, 0),
+           (0, 1), (1, 1), (1, 0)]
+    got = run(build(), "compete", "2", "2", stdin="".join(f"{q} {o}\n" for q, o in seq))
+    assert got == compete_model(seq, 2, 2)
+    assert [g[0] for g in got] == list("0001111001000"), got
+    rng = random.Random(13)
+    for s_d, c_d in ((1, 1), (1, 3), (3, 1), (3, 3), (2, 1)):
+        seq = [(rng.random() < 0.5, rng.random() < 0.05) for _ in range(400)]
+        stdin = "".join(f"{int(q)} {int(o)}\n" for q, o in seq)
+        assert run(build(), "compete", str(s_d), str(c_d), stdin=stdin) == \
+            compete_model(seq, s_d, c_d)
+    seq = [(1, 0), (1, 0), (0, 1)]
+    old = run(build("-DMUTANT_092", name="old092"), "compete", "2", "2",
+              stdin="".join(f"{q} {o}\n" for q, o in seq))
+    assert old[-1] == "1 1"
