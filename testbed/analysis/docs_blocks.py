@@ -232,7 +232,8 @@ BLOCKS = {
                               **GRID200}, ["bbr_a_fair", "backend", "buffer, BDP"], [
         ([version, backend, b], {"src": src, "config": cfg, "scenario": f"c{b}"})
         for version, cfgs, bufs in (("0.7.0", ("dips2", "dips2"), ("2", "20")),
-                                    ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("20",)))
+                                    ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("20",)),
+                                    ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("2", "20")))
         for b in bufs for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
                                                 ("g", "UML, 6.1", cfgs[1]))], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
