@@ -30,6 +30,8 @@ SHORT = {
     "flent-tcp-nup.ini": ["--cc", "cubic", "--duration", "8", "--warmup", "2"],
     "late-join.ini": ["--point", "short-joins", "--cc", "bbr_a_fair", "--duration", "14",
                       "--warmup", "8", "--starts", "6,0"],
+    "leave.ini": ["--point", "cubic-leaves", "--cc", "bbr_a_fair", "--duration", "16",
+                  "--ends", "0,8"],
     "loss-sweep.ini": ["--point", "l1", "--cc", "bbr_a", "--duration", "8"],
 }
 
@@ -55,6 +57,16 @@ def check_late_join(r):
     assert c is not None and 0 <= c <= 6, c
 
 
+def check_leave(r):
+    # cubic (the second flow) leaves at 8 s: bbr_a_fair refills the link within the 8 s left
+    # and the queue after it is reported for the one full 10 s window there is not
+    ev = r["evaluation"]
+    assert list(ev["refill_s"]) == ["2"], ev["refill_s"]
+    t = ev["refill_s"]["2"]["80"]
+    assert t is not None and 0 < t <= 8, t
+    assert ev["queue_after_leave_ms"] == [], ev["queue_after_leave_ms"]
+
+
 def check_fct(r):
     fct = r["evaluation"]["fct"]
     assert fct["100000"]["n"] >= 1 and fct["100000"]["p50_ms"] >= 45, fct
@@ -72,7 +84,7 @@ def check_loss(r):
 CHECKS = {"aqm-rate-step.ini": check_aqm, "convergence.ini": check_convergence,
           "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
           "flent-tcp-nup.ini": check_flent, "late-join.ini": check_late_join,
-          "loss-sweep.ini": check_loss}
+          "leave.ini": check_leave, "loss-sweep.ini": check_loss}
 
 
 def test_every_shipped_scenario_has_a_short_form():
