@@ -148,6 +148,20 @@ def wide_table(scenarios, configs):
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
 
 
+def pkts_pilot(name, header, configs):
+    """A packet-allowance pilot under fairness-wide-uml/name: each (config, label) at ten
+    flows per class (m10-40s) and at three per class and ratio 10 (grid-30s)."""
+    return Table({"m": f"{WIDE}/{name}/m10-40s/screen_runs.csv",
+                  "g": f"{WIDE}/{name}/grid-30s/screen_runs.csv"}, [header, "scenario"], [
+        ([label, where], {"src": src, "config": cfg, "scenario": sc})
+        for cfg, label in configs
+        for src, sc, where in (("m", "m10-b2", "10 flows per class, 2 BDP"),
+                               ("g", "m3-b5", "3 flows per class, 5 BDP"),
+                               ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
+
+
 def where_rows():
     """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.9.1
     (fairness-060-uml's v091) at the same points."""
@@ -341,31 +355,12 @@ BLOCKS = {
             ([label, s], {"src": "b", "config": cfg, "scenario": s})
             for s in ("b0.1", "b0.2")
             for cfg, label in (("b100", "10 % (default)"), ("b50", "5 %"), ("b30", "3 %"))]),
-    "pilot-pkts-scale": Table(
-        {"m": f"{WIDE}/pilot-pkts-scale/m10-40s/screen_runs.csv",
-         "g": f"{WIDE}/pilot-pkts-scale/grid-30s/screen_runs.csv"}, ["threshold", "scenario"], [
-            ([label, where], {"src": src, "config": cfg, "scenario": sc})
-            for cfg, label in (("t0", "none (0.7.0)"), ("t5", "5 ms (pkts_scale=1)"),
-                               ("t10", "10 ms"), ("t15", "15 ms"), ("t20", "20 ms"),
-                               ("t30", "30 ms"))
-            for src, sc, where in (("m", "m10-b2", "10 flows per class, 2 BDP"),
-                                   ("g", "m3-b5", "3 flows per class, 5 BDP"),
-                                   ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
-            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-            Col("queue delay ms", "qdelay_mean_ms", 1)],
-        seed_notes=False),
-    "pilot-pkts-scale2": Table(
-        {"m": f"{WIDE}/pilot-pkts-scale2/m10-40s/screen_runs.csv",
-         "g": f"{WIDE}/pilot-pkts-scale2/grid-30s/screen_runs.csv"}, ["shrink", "scenario"], [
-            ([label, where], {"src": src, "config": cfg, "scenario": sc})
-            for cfg, label in (("v091", "none (0.9.1)"), ("p2t10", "(10 ms / q)^2"),
-                               ("p2t15", "(15 ms / q)^2"), ("p2t20", "(20 ms / q)^2"))
-            for src, sc, where in (("m", "m10-b2", "10 flows per class, 2 BDP"),
-                                   ("g", "m3-b5", "3 flows per class, 5 BDP"),
-                                   ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
-            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-            Col("queue delay ms", "qdelay_mean_ms", 1)],
-        seed_notes=False),
+    "pilot-pkts-scale": pkts_pilot("pilot-pkts-scale", "threshold", (
+        ("t0", "none (0.7.0)"), ("t5", "5 ms (pkts_scale=1)"), ("t10", "10 ms"),
+        ("t15", "15 ms"), ("t20", "20 ms"), ("t30", "30 ms"))),
+    "pilot-pkts-scale2": pkts_pilot("pilot-pkts-scale2", "shrink", (
+        ("v091", "none (0.9.1)"), ("p2t10", "(10 ms / q)^2"), ("p2t15", "(15 ms / q)^2"),
+        ("p2t20", "(20 ms / q)^2"))),
     "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
         ([s, label], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
