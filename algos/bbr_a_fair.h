@@ -242,17 +242,17 @@ static __always_inline u32 bbr_a_fair_beta(const struct bbr_a_fair_params *p,
 }
 
 /*
- * Has the bound's law run its course ((1 + BBR_A_CUBIC_MAX_K) K since the
- * last cut, when bbr_a_cubic_bound gives 0)? A test of time only, for every
- * ACK.
+ * Has the bound's law run its course (when bbr_a_cubic_bound gives 0)? A
+ * test of time only, for every ACK.
  */
 static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 
-	return f->hi_valid &&
-	       jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp) >
-	       (1 + BBR_A_CUBIC_MAX_K) * f->hi_k_ms;
+	if (!f->hi_valid)
+		return false;
+	return bbr_a_cubic_expired(jiffies_to_msecs(tcp_jiffies32 -
+						    f->hi_stamp), f->hi_k_ms);
 }
 
 /*
@@ -438,11 +438,12 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	 */
 	if (unlikely(bbr_a_fair_expired(sk))) {
 		f->hi_valid = 0;
-		x = bbr_a_cubic_continue(f->hi_max,
-					 bbr_a_fair_beta(p, f->hi_compete),
-					 bbr_bw(sk));
-		if (f->compete && x)
-			bbr_a_fair_epoch(sk, p, x, true);
+		if (f->compete) {
+			x = bbr_a_fair_beta(p, f->hi_compete);
+			x = bbr_a_cubic_continue(f->hi_max, x, bbr_bw(sk));
+			if (x)
+				bbr_a_fair_epoch(sk, p, x, true);
+		}
 	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
 		return;

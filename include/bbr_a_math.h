@@ -183,6 +183,12 @@ static inline u32 bbr_a_cbrt(u64 x)
  * the multiple, at most 1 + 27 beta, is taken in 1/2^20 so that its
  * product with x_max fits in 64 bits.
  */
+/* Has a law with this K run its course at t_ms ((1 + BBR_A_CUBIC_MAX_K) K)? */
+static inline bool bbr_a_cubic_expired(u32 t_ms, u32 k_ms)
+{
+	return t_ms > (u64)(1 + BBR_A_CUBIC_MAX_K) * k_ms;
+}
+
 static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
 				    u32 beta_pm)
 {
@@ -192,7 +198,7 @@ static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
 
 	if (!k_ms)
 		return x_max;
-	if (t_ms > (u64)(1 + BBR_A_CUBIC_MAX_K) * k_ms)
+	if (bbr_a_cubic_expired(t_ms, k_ms))
 		return 0;
 	/* |1 - t/K| in 1/2^16 */
 	past_k = t_ms > k_ms;
@@ -208,10 +214,10 @@ static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
  * Where a bound that reached the end of its law ((1 + BBR_A_CUBIC_MAX_K) K
  * after its cut) goes on from: the law's last value, x_max (1 + 27 beta),
  * but no more than twice the bw the flow has delivered (used_bw), and never
- * below x_max. A flow
- * limited by its application or the receiver's window delivers less than
- * its bound; like CUBIC, which grows only a window it fills, it then holds
- * its last maximum instead of taking one the network never confirmed.
+ * below x_max. A flow limited by its application or the receiver's window
+ * delivers less than its bound; like CUBIC, which grows only a window it
+ * fills, it then holds its last maximum instead of taking one the network
+ * never confirmed.
  */
 static inline u32 bbr_a_cubic_continue(u32 x_max, u32 beta_pm, u32 used_bw)
 {
