@@ -70,6 +70,9 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
+BBR_PARAM(fair_cwnd_avg, 0, 0, 1,
+	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter), 0 by the max filter");
+
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
@@ -124,6 +127,7 @@ struct bbr_a_fair_params {
 	u8	gains;
 	u8	hi;
 	u8	pkts_scale;
+	u8	cwnd_avg;
 };
 
 /*
@@ -143,7 +147,7 @@ struct bbr_a_fair_state {
 		compete:1,		/* a competitor keeps the queue */
 		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
-		unused:10;
+		bw_short:10;		/* 1 - avg / max bw, 1/1024 */
 };
 
 /* bbr_a_fair's parameters for a congestion event or the end of PROBE_RTT. */
@@ -185,6 +189,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
+	p->cwnd_avg = bbr_param(fair_cwnd_avg);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
@@ -419,7 +424,10 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 
 /*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; and an expired bound is dropped, or, while competing, goes on.
+ * delayed; with fair_cwnd_avg, the average delivery rate's shortfall below
+ * the max filter from the first sample of each PROBE_BW round (it spans
+ * about one RTT) that was not app-limited; and an expired bound is dropped,
+ * or, while competing, goes on.
  */
 static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -445,7 +453,16 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 				bbr_a_fair_epoch(sk, p, x, true);
 		}
 	}
-	if (rs->rtt_us < 0 || rs->is_ack_delayed || bbr->mode != BBR_PROBE_BW)
+	if (bbr->mode != BBR_PROBE_BW)
+		return;
+	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
+	    rs->delivered > 0 && rs->interval_us > 0)
+		f->bw_short = bbr_a_short_next(f->bw_short,
+					       div_u64((u64)rs->delivered *
+						       BW_UNIT,
+						       rs->interval_us),
+					       bbr_max_bw(sk));
+	if (rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
 
 	over = after(tcp_jiffies32,
@@ -509,8 +526,11 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us). Other states, and both allowances 0, keep BBRv1's
- * gain x BDP.
+ * fair_pkts_scale_us). With fair_cwnd_avg and no competitor flagged, bw
+ * is at most the recent average delivery rate: the max filter's excess
+ * over a flow's share, times its min_rtt, would queue more packets for a
+ * long-RTT flow than for a short one. Other states, and both allowances 0,
+ * keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -525,6 +545,9 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
+	if (p->cwnd_avg && !bbr_a_fair_state(sk)->compete)
+		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk),
+					    bbr_a_fair_state(sk)->bw_short));
 	w = bbr->min_rtt_us;
 	if (p->cwnd_probe)
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;

@@ -282,4 +282,31 @@ static inline bool bbr_a_compete_next(bool was, bool queued, bool off,
 	return was;
 }
 
+/*
+ * A flow's recent delivery rate as a share of its max-filtered bw, kept as
+ * the shortfall d = 1 - avg / max in 1/1024 (10 bits; 0: the max itself).
+ * One step of an EWMA of gain 1/8 toward this round's sample / max: the
+ * max filter keeps the highest sample of ten rounds, above the rate a flow
+ * that shares the link gets, and d says by how much.
+ */
+#define BBR_A_SHORT_ONE		1024
+
+static inline u32 bbr_a_short_next(u32 d, u64 sample, u32 max)
+{
+	u32 s = 0;
+
+	if (!max)
+		return d;
+	if (sample < max)
+		s = BBR_A_SHORT_ONE - 1 -
+		    (u32)bbr_a_div_u64(sample * (BBR_A_SHORT_ONE - 1), max);
+	return (7 * d + s + 4) / 8;
+}
+
+/* bw less the shortfall d (bbr_a_short_next). */
+static inline u32 bbr_a_short_bw(u32 bw, u32 d)
+{
+	return bw - (u32)(((u64)bw * d) >> 10);
+}
+
 #endif /* _BBR_A_MATH_H */

@@ -17,6 +17,8 @@
  *                   then lines "QUEUED OFF" per dip (1: the dip left a
  *                   queue; 1: the test is off); prints the flag and the
  *                   count after each
+ *   short           then lines "D SAMPLE MAX BW"; prints the next shortfall
+ *                   and BW less it
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -177,6 +179,20 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR\n");
+	if (argc >= 2 && !strcmp(argv[1], "short")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t d, max, bw;
+			uint64_t sample;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu64 " %" SCNu32
+				   " %" SCNu32, &d, &sample, &max, &bw) != 4)
+				return 2;
+			d = bbr_a_short_next(d, sample, max);
+			printf("%" PRIu32 " %" PRIu32 "\n", d,
+			       bbr_a_short_bw(bw, d));
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR | short\n");
 	return 2;
 }
