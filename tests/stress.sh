@@ -80,7 +80,9 @@ with open(path, "w") as f:
 t = s["totals"]
 print(f"{cmd}: {t['cases']} cases, {t['cases_failed']} failed; {t['flows']} flows "
       f"({t['flows_failed']} failed); {t['bytes']} bytes; {t['findings']} kernel findings; "
-      f"{wall} s wall; sanitizers: {', '.join(s['sanitizers']) or 'none'}")
+      f"{wall} s wall; sanitizers: {', '.join(s['sanitizers']) or 'none'}; known (kmemleak at "
+      f"insmod, no module frame): {t.get('known_load_reports', 0)}; kmemleak suspects without a "
+      f"module frame: {t.get('kmemleak_other', 0)}")
 EOF
 log "summary: $out/summary.json"
 exit "$rc"

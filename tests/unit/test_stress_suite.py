@@ -127,8 +127,9 @@ def test_ordinary_kernel_lines_are_not_findings():
             "KernelAddressSanitizer initialized\n"
             "kmemleak: Kernel memory leak detector initialized (mem pool available: 15)\n")
     assert stress.findings(text) == []
+    # a pointer to kmemleak's file, whose objects the run judges one by one (leak_objects)
     assert stress.findings("kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/"
-                           "kmemleak)\n")
+                           "kmemleak)\n") == []
 
 
 def test_forms():
@@ -168,10 +169,50 @@ def test_a_case_reads_the_kernel_log_from_its_marker_even_after_the_buffer_rotat
     lines included, was charged to the case. A case now reads from its marker line."""
     boot = "[    0.000000] Call Trace:\n"
     before = boot + "[    1.0] stress.py: case a begins\n"
-    after = ("[    1.0] stress.py: case a begins\n[  668.6] kmemleak: 25 new suspected memory"
-             " leaks (see /sys/kernel/debug/kmemleak)\n")
+    after = ("[    1.0] stress.py: case a begins\n[  668.6] rcu: INFO: rcu_sched"
+             " self-detected stall on CPU\n")
     assert not after.startswith(before)  # what the old comparison needed
     got = stress.findings(stress.log_since(after, "stress.py: case a begins"))
-    assert got == ["[  668.6] kmemleak: 25 new suspected memory leaks (see /sys/kernel/debug/"
-                   "kmemleak)"]
+    assert got == ["[  668.6] rcu: INFO: rcu_sched self-detected stall on CPU"]
     assert stress.log_since("x\ny\n", "stress.py: gone") == "x\ny\n"
+
+
+def insmod_window(*body, done=True):
+    return ("[ 5.0] stress.py: insmod begins\n" + "".join(f"[ 5.1] {b}\n" for b in body)
+            + ("[ 5.2] stress.py: insmod done\n" if done else ""))
+
+
+SCAN = ["kmemleak: Adding scan area to unknown object at 0x6d8c1a40", "CPU: 0 PID: 91 Comm: insmod",
+        "Call Trace:", " load_module+0x1a2c/0x1f30", " __do_sys_finit_module+0x9c/0xd0"]
+
+
+def test_kmemleaks_module_load_report_on_uml_is_known_not_a_finding():
+    """The sanitizer run's cycles case failed on kmemleak's "Adding scan area to unknown
+    object" at every insmod, a stack from load_module with no frame of the module (any
+    module gives it on UML 6.1). Inside an insmod's markers it is now known, not a finding;
+    with a module frame, another report beside it, or no end marker, it stays one."""
+    log = "[ 1.0] stress.py: case cycles begins\n" + insmod_window(*SCAN) * 2
+    assert stress.findings(log)  # what the old suite charged to the case
+    rest, known = stress.known_load_reports(log)
+    assert stress.findings(rest) == [] and len(known) == 4
+    assert "stress.py: insmod done" in rest and "load_module" in rest
+    for log in (insmod_window(*SCAN[:4], " bbr_init+0x10/0x40 [tcp_bbr_a]"),
+                insmod_window(*SCAN, "WARNING: CPU: 0 PID: 91 at net/ipv4/tcp_cong.c:1"),
+                insmod_window(*SCAN, done=False),
+                insmod_window(*SCAN[:3], " do_init_module+0x50/0x1f0"),
+                "[ 1.0] " + SCAN[0] + "\n[ 1.0] Call Trace:\n[ 1.0] load_module+0x1\n"):
+        rest, known = stress.known_load_reports(log)
+        assert known == [] and stress.findings(rest) == stress.findings(log) != [], log
+
+
+def test_kmemleak_objects_are_charged_to_the_module_only_with_its_frame():
+    report = ("unreferenced object 0x6a1b2c00 (size 256):\n  comm \"ip\", pid 77, jiffies 4295\n"
+              "  backtrace:\n    [<00000000a1>] __kmalloc+0x1/0x2\n"
+              "    [<00000000a2>] copy_net_ns+0x3/0x4\n"
+              "unreferenced object 0x6a1b3000 (size 64):\n  comm \"python3\", pid 80, jiffies 4299\n"
+              "  backtrace:\n    [<00000000b1>] kmalloc_trace+0x1/0x2\n"
+              "    [<00000000b2>] bbr_main+0x5/0x90 [tcp_bbr_a]\n")
+    ours, others = stress.leak_objects(report)
+    assert len(ours) == 1 and "bbr_main" in ours[0]
+    assert len(others) == 1 and 'comm "ip"' in others[0]
+    assert stress.leak_objects(None) == ([], []) and stress.leak_objects("") == ([], [])
