@@ -25,6 +25,8 @@ group g of flows.txt, one TCP connection each), ss_s<k>.txt, tc.txt, ...
         pressure): exit 0, or 1 naming the problems (screen.sh runs such a job once more).
     analyze.py --trace-bins OUT.csv RUN_DIR [--bin-s S]; analyze.py --cost CSV
         A run's gain trace in time bins; scripts/bench_cost.sh's CPU per byte.
+    analyze.py --stress-csv OUT.csv DIR [DIR...]
+        One row per tests/stress.sh run (DIR/summary.json): cases, flows, bytes, findings.
 
 The code is the package testbed/analysis/ (one module per job; its __init__ says which).
 

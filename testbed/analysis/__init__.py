@@ -13,7 +13,7 @@ numbers in the docs. One module per job, each read in one sitting:
     mixed     a cc per RTT class: shares, and the harm done to the incumbent
     evaluation  scenario files' metrics: flow completion times, convergence time, sliding
               Jain, queue and RTT per rate phase; flent: runs whose traffic was flent's
-    sweep     analyze.py --sweep-csv; cost: analyze.py --cost
+    sweep     analyze.py --sweep-csv; cost: analyze.py --cost; stress: --stress-csv
     cli       analyze.py's command line
     paper_values  the paper's numbers
     tables    Markdown tables of screens, rounded once from the per-run values
@@ -35,6 +35,7 @@ from .provenance import *  # noqa: F401,F403
 from .run import *  # noqa: F401,F403
 from .screen import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403
+from .stress import *  # noqa: F401,F403
 from .summary import *  # noqa: F401,F403
 from .sweep import *  # noqa: F401,F403
 from .trace import *  # noqa: F401,F403

@@ -9,6 +9,7 @@ import sys
 from .checks import notes, problems
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
 from .cost import cost_summary
+from .stress import STRESS_COLS, stress_row
 from .run import find_runs
 from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
 from .summary import print_table, summarize
@@ -57,6 +58,8 @@ def parser():
     ap.add_argument("--evaluation", metavar="CSV", help="one row per job of the screen tree "
                     "DIR with its evaluation metrics (analysis/evaluation.py: FCT, convergence, "
                     "rate phases, flent), to CSV; with rate schedules also CSV's _series.csv")
+    ap.add_argument("--stress-csv", metavar="CSV", help="one row per tests/stress.sh run: "
+                    "each DIR's summary.json (analysis/stress.py)")
     ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
                     "CPU s per GB sent of each cc, and A/B per pair")
     return ap
@@ -130,6 +133,22 @@ def cost_command(a):
     return 0
 
 
+def stress_command(a):
+    """analyze.py --stress-csv CSV DIR...: a row per tests/stress.sh run (DIR/summary.json),
+    named by DIR's last component."""
+    if not a.dirs:
+        raise AnalysisError("--stress-csv needs the runs' directories")
+    rows = []
+    for d in a.dirs:
+        path = os.path.join(d, "summary.json")
+        if not os.path.exists(path):
+            raise AnalysisError(f"no {path}")
+        with open(path) as f:
+            rows.append(stress_row(os.path.basename(os.path.normpath(d)), json.load(f)))
+    save_csv(a.stress_csv, STRESS_COLS, [[r[c] for c in STRESS_COLS] for r in rows])
+    return 0
+
+
 def sweep_command(a):
     """analyze.py --sweep-csv CSV DIR...: one row per run."""
     rows = sweep_rows(a.sweep, a.dirs, a.warmup, a.cooldown)
@@ -166,6 +185,8 @@ def command(a, ap):
         return trace_bins_command(a)
     if a.cost:
         return cost_command(a)
+    if a.stress_csv:
+        return stress_command(a)
     if a.evaluation:
         return evaluation_command(a)
     if a.share_windows:

@@ -216,3 +216,46 @@ def test_kmemleak_objects_are_charged_to_the_module_only_with_its_frame():
     assert len(ours) == 1 and "bbr_main" in ours[0]
     assert len(others) == 1 and 'comm "ip"' in others[0]
     assert stress.leak_objects(None) == ([], []) and stress.leak_objects("") == ([], [])
+
+
+def stress_summary(**over):
+    case = {"name": "loss10", "flows": 8, "bytes": 1000, "flows_failed": 0, "connect_retries": 0,
+            "errors": [], "spec": {}, "kernel_log": [], "known_load_reports": 0,
+            "virtual_s": 2.5, "ok": True, "writes": 0}
+    s = {"suite": "short", "kernel": "6.1.192", "version": "#1", "seed": "1", "ccs": [],
+         "rtts_ms": [], "sanitizers": ["kasan", "kmemleak"],
+         "module": {"version": "0.9.4", "srcversion": "ABC"}, "boot_findings": [],
+         "cases": [case, {**case, "name": "cycles", "ok": False, "virtual_s": 4.0}],
+         "unload": "ok", "kmemleak": "", "known_load_reports": [], "kmemleak_other": [],
+         "findings": [], "ok": False, "command": "tests/stress.sh --seed 1", "wall_s": 99,
+         "uml_kernel": "6.1.192-2-sanitize-x", "module_hash": "h", "commit": "c",
+         "totals": {"cases": 2, "cases_failed": 1, "flows": 16, "flows_failed": 0,
+                    "bytes": 2000, "findings": 0, "known_load_reports": 10,
+                    "kmemleak_other": 3}}
+    s.update(over)
+    return s
+
+
+def test_stress_rows_carry_what_ran_and_what_it_found(tmp_path):
+    sys.path.insert(0, str(ROOT / "testbed"))
+    from analysis.stress import STRESS_COLS, stress_row
+    from analysis.common import AnalysisError
+    row = stress_row("sanitize-short", stress_summary())
+    assert set(row) == set(STRESS_COLS)
+    assert (row["cases"], row["cases_failed"], row["bytes"], row["known_load_reports"],
+            row["kmemleak_other"], row["failed_cases"], row["virtual_s"], row["ok"]) == \
+        (2, 1, 2000, 10, 3, "cycles", 6.5, 0)
+    assert row["sanitizers"] == "kasan kmemleak" and row["module_version"] == "0.9.4"
+    with pytest.raises(AnalysisError, match="not a tests/stress.sh summary"):
+        stress_row("x", {"suite": "short"})
+    d = tmp_path / "quick"
+    d.mkdir()
+    (d / "summary.json").write_text(__import__("json").dumps(stress_summary()))
+    out = tmp_path / "runs.csv"
+    p = subprocess.run([sys.executable, str(ROOT / "testbed" / "analyze.py"), "--stress-csv",
+                        str(out), str(d)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert out.read_text().splitlines()[1].startswith("quick,short,")
+    p = subprocess.run([sys.executable, str(ROOT / "testbed" / "analyze.py"), "--stress-csv",
+                        str(out), str(tmp_path / "none")], capture_output=True, text=True)
+    assert p.returncode != 0 and "no " in p.stderr
