@@ -71,7 +71,7 @@ BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
 BBR_PARAM(fair_cwnd_avg, 0, 0, 1,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter), 0 by the max filter");
+	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
@@ -551,11 +551,13 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us). With fair_cwnd_avg and no competitor flagged, bw
- * is at most the recent average delivery rate: the max filter's excess
- * over a flow's share, times its min_rtt, would queue more packets for a
- * long-RTT flow than for a short one. Other states, and both allowances 0,
- * keep BBRv1's gain x BDP.
+ * fair_pkts_scale_us). With fair_cwnd_avg, no competitor flagged and a
+ * last loss round that was not lossy, bw is at most the recent average
+ * delivery rate: the max filter's excess over a flow's share, times its
+ * min_rtt, would queue more packets for a long-RTT flow than for a short
+ * one. A flow that loses at random delivers less in each recovery, the
+ * longer its RTT the longer, and its average then understates its share.
+ * Other states, and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -570,7 +572,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
-	if (p->cwnd_avg && !bbr_a_fair_state(sk)->compete)
+	if (p->cwnd_avg && !bbr_a_fair_state(sk)->compete &&
+	    !bbr_a_fair_state(sk)->lossy)
 		bw = min(bw, bbr_a_fair_avg_bw(sk));
 	w = bbr->min_rtt_us;
 	if (p->cwnd_probe)
