@@ -12,7 +12,11 @@
  *    fair_cwnd_pkts, the same queueing time and the same number of queued
  *    packets for every flow. With the packet term each flow queues
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
- *    at the same x (Vegas' equilibrium);
+ *    at the same x (Vegas' equilibrium). bw there is the flow's average
+ *    delivery rate (fair_cwnd_avg), not the max filter, whose excess over
+ *    the rate times min_rtt favours long flows; and with many flows the
+ *    packet term shrinks as the shared queue grows (fair_pkts_scale), so
+ *    that the flows' allowances do not fill the buffer;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -70,12 +74,12 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 0, 0, 1,
+BBR_PARAM(fair_cwnd_avg, 1, 0, 1,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter");
 
-BBR_PARAM(fair_pkts_scale, 0, 0, 1,
+BBR_PARAM(fair_pkts_scale, 1, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
-BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
+BBR_PARAM(fair_pkts_scale_us, 10000, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
 
 /* bbr_a_fair's probe gains (fair_gains) */
@@ -92,8 +96,6 @@ BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
-BBR_PARAM(fair_hi_floor, 0, 0, 1,
-	  "bbr_a_fair: with fair_hi, 1 a cut with no competitor flagged leaves the bound no lower than the flow's recent average delivery rate (its law starts where it reaches that); 0 (1 - beta) of the bw in use");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
@@ -130,7 +132,6 @@ struct bbr_a_fair_params {
 	u8	hi;
 	u8	pkts_scale;
 	u8	cwnd_avg;
-	u8	hi_floor;
 };
 
 /*
@@ -193,7 +194,6 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
-	p->hi_floor = bbr_param(fair_hi_floor);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
@@ -357,10 +357,7 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 	       (u64)(top - bbr->min_rtt_us) * phi_pm;
 }
 
-/*
- * The flow's recent average delivery rate (fair_cwnd_avg, fair_hi_floor):
- * its max-filtered bw less the EWMA's shortfall.
- */
+/* The flow's recent average delivery rate: max-filtered bw less the shortfall. */
 static __always_inline u32 bbr_a_fair_avg_bw(const struct sock *sk)
 {
 	return bbr_a_short_bw(bbr_max_bw(sk), bbr_a_fair_state(sk)->bw_short);
@@ -372,11 +369,7 @@ static __always_inline u32 bbr_a_fair_avg_bw(const struct sock *sk)
  * cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
  * window that bw fills sets how fast it regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
- * flow's share: DRAIN already gives it back. With fair_hi_floor and no
- * competitor flagged, a recovery's cut leaves the bound no lower than the
- * average delivery rate: in a shallow buffer the losses come from probing
- * above it, and a cut below what the flows deliver together leaves the
- * link idle until the law regrows.
+ * flow's share: DRAIN already gives it back.
  */
 static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -384,7 +377,6 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_fair_event_params e;
 	u32 x;
 
@@ -395,13 +387,8 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
-	if (!x)
-		return;
-	bbr_a_fair_epoch(sk, p, x, false);
-	if (p->hi_floor && !rto && !f->compete)
-		f->hi_stamp -= msecs_to_jiffies(bbr_a_cubic_start(x,
-					bbr_a_fair_avg_bw(sk), f->hi_k_ms,
-					bbr_a_fair_beta(p, false)));
+	if (x)
+		bbr_a_fair_epoch(sk, p, x, false);
 }
 
 /*
@@ -447,8 +434,7 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 
 /*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; with fair_cwnd_avg or fair_hi_floor, the average delivery
- * rate's shortfall below
+ * delayed; with fair_cwnd_avg, the average delivery rate's shortfall below
  * the max filter from the first sample of each PROBE_BW round (it spans
  * about one RTT) that was not app-limited; and an expired bound is dropped,
  * or, while competing, goes on.
@@ -479,8 +465,7 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	}
 	if (bbr->mode != BBR_PROBE_BW)
 		return;
-	if ((p->cwnd_avg || p->hi_floor) && bbr->round_start &&
-	    !rs->is_app_limited &&
+	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,
 					       div_u64((u64)rs->delivered *

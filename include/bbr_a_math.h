@@ -211,29 +211,6 @@ static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
 }
 
 /*
- * How far into the law above a bound is that starts no lower than floor:
- * the t0 at which x_max (1 - beta (1 - t0/K)^3) = floor, that is
- * t0 = K (1 - cbrt((1 - floor / x_max) / beta)), in ms; 0 when floor is at
- * most (1 - beta) x_max (the cut as it is), K when it is at least x_max (no
- * cut). The ratio is taken in 1/2^30, its cube root in 1/2^10.
- */
-static inline u32 bbr_a_cubic_start(u32 x_max, u32 floor, u32 k_ms,
-				    u32 beta_pm)
-{
-	u64 den, q;
-
-	if (floor >= x_max || !beta_pm)
-		return k_ms;
-	den = ((u64)x_max * beta_pm) >> 10;
-	if (!den)
-		return 0;
-	q = bbr_a_div_u64(((u64)(x_max - floor) * 1000) << 20, den);
-	if (q >= 1ULL << 30)
-		return 0;
-	return (u32)(((u64)k_ms * (1024 - bbr_a_cbrt(q))) >> 10);
-}
-
-/*
  * Where a bound that reached the end of its law ((1 + BBR_A_CUBIC_MAX_K) K
  * after its cut) goes on from: the law's last value, x_max (1 + 27 beta),
  * but no more than twice the bw the flow has delivered (used_bw), and never

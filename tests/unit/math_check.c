@@ -19,8 +19,6 @@
  *                   count after each
  *   short           then lines "D SAMPLE MAX BW"; prints the next shortfall
  *                   and BW less it
- *   start           then lines "X_MAX FLOOR K_MS BETA_PM"; prints where in
- *                   the law a bound floored at FLOOR starts, ms
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -195,17 +193,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (argc >= 2 && !strcmp(argv[1], "start")) {
-		while (fgets(line, sizeof(line), stdin)) {
-			uint32_t x, fl, k, b;
-
-			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32
-				   " %" SCNu32, &x, &fl, &k, &b) != 4)
-				return 2;
-			printf("%" PRIu32 "\n", bbr_a_cubic_start(x, fl, k, b));
-		}
-		return 0;
-	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR | short | start\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR | short\n");
 	return 2;
 }

@@ -343,28 +343,3 @@ def test_shortfall_converges_to_the_average_below_the_max(build):
     stdin = "".join(f"{d} {s} {m} {b}\n" for d, s, m, b in cases)
     assert run(build(), "short", stdin=stdin) == [short_model(*c) for c in cases]
 
-
-def test_a_floored_bound_starts_where_the_law_reaches_the_floor(build):
-    """bbr_a_cubic_start's t0 puts the law at the floor: the bound there (cubic) is within
-    a small fraction of the floor for floors between (1 - beta) x_max and x_max; a floor at
-    or below the cut starts at 0, at or above x_max at K."""
-    exe = build()
-    rng = random.Random(5)
-    cases = []
-    for _ in range(300):
-        x = rng.randrange(1 << 12, 1 << 32)
-        beta = rng.choice((100, 300, 500))
-        k = rng.randrange(50, 60000)
-        lo = x * (1000 - beta) // 1000
-        cases.append((x, rng.randrange(lo + 1, x), k, beta))
-    got = [int(v) for v in run(exe, "start", stdin="".join(
-        f"{x} {f} {k} {b}\n" for x, f, k, b in cases))]
-    bounds = [int(v) for v in run(exe, "cubic", stdin="".join(
-        f"{x} {t} {k} {b}\n" for (x, f, k, b), t in zip(cases, got)))]
-    for (x, f, k, b), t, bound in zip(cases, got, bounds):
-        assert 0 <= t <= k
-        assert abs(bound - f) <= x * 0.004 + x * b / 1000 * 3 / k, (x, f, k, b, t, bound)
-    edge = [(1000000, 900000, 4000, 100), (1000000, 500, 4000, 100), (1000000, 1000000, 4000, 100),
-            (1000000, 2000000, 4000, 100), (1000000, 990000, 4000, 0), (3, 2, 4000, 100)]
-    assert run(exe, "start", stdin="".join(f"{x} {f} {k} {b}\n" for x, f, k, b in edge)) == \
-        ["0", "0", "4000", "4000", "4000", "0"]
