@@ -162,6 +162,35 @@ def pkts_pilot(name, header, configs):
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
 
 
+AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
+           "g4": f"{WIDE}/pilot-avg/grid-30s/screen_runs.csv",
+           "o4": f"{WIDE}/pilot-avg/own-30s/screen_runs.csv",
+           "m6": f"{WIDE}/pilot-avg-096/m10-40s/screen_runs.csv",
+           "o6": f"{WIDE}/pilot-avg-096/own-30s/screen_runs.csv"}
+AVG_CFG = {"v094": "0.9.4's defaults (max filter, fixed packets)",
+           "avg": "average (0.9.4)", "avgs5": "average, packets shrink past 5 ms (0.9.4)",
+           "avgs10": "average, packets shrink past 10 ms (0.9.4)",
+           "avgs15": "average, packets shrink past 15 ms (0.9.4)",
+           "avg6": "average unless lossy (0.9.6)",
+           "avgs6": "average unless lossy, packets shrink past 10 ms (0.9.6: 0.10.0's defaults)",
+           "fl6": "floor under the cut (0.9.6)", "avgfl6": "average unless lossy, floor (0.9.6)"}
+AVG_ROWS = [  # (scenario, label, [(source, config)])
+    ("m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP", [
+        ("m4", "v094"), ("m4", "avg"), ("m4", "avgs5"), ("m4", "avgs10"), ("m4", "avgs15"),
+        ("m6", "avg6"), ("m6", "avgs6")]),
+    ("m3-b5", "3 flows per class, 10 vs 50 ms, 5 BDP", [
+        ("g4", "v094"), ("g4", "avg"), ("g4", "avgs5"), ("g4", "avgs10"), ("o6", "avgs6")]),
+    ("r100", "10 vs 100 ms, 5 BDP", [("g4", "v094"), ("g4", "avg"), ("g4", "avgs10"),
+                                     ("o6", "avgs6")]),
+    ("x30-b1", "5 vs 150 ms, 1 BDP", [("g4", "v094"), ("g4", "avg"), ("g4", "avgs10"),
+                                      ("o6", "avgs6")]),
+    ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss", [("o4", "avg"), ("o4", "avgs10"),
+                                               ("o6", "avg6"), ("o6", "avgs6")]),
+    ("b0.1", "10 vs 50 ms, 0.1 BDP", [("o4", "avg"), ("o6", "avgs6"), ("o6", "fl6"),
+                                       ("o6", "avgfl6")]),
+    ("b0.2", "10 vs 50 ms, 0.2 BDP", [("o6", "avgs6"), ("o6", "fl6")])]
+
+
 def where_rows():
     """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.9.1
     (fairness-060-uml's v091) at the same points."""
@@ -361,6 +390,12 @@ BLOCKS = {
     "pilot-pkts-scale2": pkts_pilot("pilot-pkts-scale2", "shrink", (
         ("v091", "none (0.9.1)"), ("p2t10", "(10 ms / q)^2"), ("p2t15", "(15 ms / q)^2"),
         ("p2t20", "(20 ms / q)^2"))),
+    "pilot-avg": Table(AVG_SRC, ["scenario", "config"], [
+        ([where, AVG_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where, picks in AVG_ROWS for src, cfg in picks], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
     "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
         ([s, label], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
