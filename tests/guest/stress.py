@@ -75,7 +75,9 @@ BAD = re.compile(r"WARNING|BUG[: ]|Oops|\bstall|soft lockup|hung_task|blocked fo
 # debugfs file, which the run reads at its end and judges object by object (leak_objects).
 MODULE_FRAME = re.compile(r"\[" + MODULE + r"\]")
 INSMOD_BEGIN, INSMOD_END = "stress.py: insmod begins", "stress.py: insmod done"
-SCAN_AREA = "kmemleak: Adding scan area to unknown object"
+# kmemleak's warnings about module-load memory it does not know (load_module's
+# kmemleak_load_module and kmemleak_not_leak on UML 6.1)
+AT_LOAD = re.compile(r"kmemleak: (Adding scan area to|Trying to color) unknown object")
 
 
 # ------------------------------------------------------------------------- traffic
@@ -544,10 +546,11 @@ def findings(text):
 def known_load_reports(text):
     """UML 6.1's kmemleak does not know the memory that loading a module allocates: at
     every insmod of any module (tests/guest/dummy_cc.c does it too) it logs "Adding scan
-    area to unknown object" and a stack dump from load_module, before the module's code
-    runs. An insmod's window (its marker lines) whose only reports are such lines and their
-    "Call Trace:", with load_module in it and no frame of the module, has them taken out.
-    Returns (the log without them, the lines taken out); anything else stays a finding."""
+    area to unknown object" and "Trying to color unknown object", each with a stack dump
+    from load_module, before the module's code runs. An insmod's window (its marker lines)
+    whose only reports are such lines and their "Call Trace:", with load_module in it and
+    no frame of the module, has them taken out. Returns (the log without them, the lines
+    taken out); anything else stays a finding."""
     lines, out, known, i = text.splitlines(keepends=True), [], [], 0
     while i < len(lines):
         if INSMOD_BEGIN not in lines[i]:
@@ -561,8 +564,8 @@ def known_load_reports(text):
         body = "".join(win)
         bad = [line for line in win if BAD.search(line)]
         if (j < len(lines) and bad and "load_module" in body and not MODULE_FRAME.search(body)
-                and all(SCAN_AREA in line or "Call Trace" in line for line in bad)
-                and sum(SCAN_AREA in line for line in bad) >=
+                and all(AT_LOAD.search(line) or "Call Trace" in line for line in bad)
+                and sum(bool(AT_LOAD.search(line)) for line in bad) >=
                 sum("Call Trace" in line for line in bad)):
             known += [line.rstrip("\n") for line in bad]
             win = [line for line in win if not BAD.search(line)]
