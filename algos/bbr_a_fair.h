@@ -12,11 +12,13 @@
  *    fair_cwnd_pkts, the same queueing time and the same number of queued
  *    packets for every flow. With the packet term each flow queues
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
- *    at the same x (Vegas' equilibrium). bw there is the flow's average
- *    delivery rate (fair_cwnd_avg), not the max filter, whose excess over
- *    the rate times min_rtt favours long flows; and with many flows the
- *    packet term shrinks as the shared queue grows (fair_pkts_scale), so
- *    that the flows' allowances do not fill the buffer;
+ *    at the same x (Vegas' equilibrium). Two options for many flows of its
+ *    own kind, off by default (against CUBIC in shallow buffers they cost
+ *    bbr_a_fair its share): bw there may be the flow's average delivery
+ *    rate (fair_cwnd_avg) rather than the max filter, whose excess over the
+ *    rate times min_rtt favours long flows; and the packet term may shrink
+ *    as the shared queue grows (fair_pkts_scale), so that the flows'
+ *    allowances do not fill the buffer;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -74,12 +76,12 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 1, 0, 1,
+BBR_PARAM(fair_cwnd_avg, 0, 0, 1,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter");
 
-BBR_PARAM(fair_pkts_scale, 1, 0, 1,
+BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
-BBR_PARAM(fair_pkts_scale_us, 10000, 0, 1000000,
+BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
 
 /* bbr_a_fair's probe gains (fair_gains) */
