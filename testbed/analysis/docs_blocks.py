@@ -130,10 +130,11 @@ WIDE_SCEN = [
     ("r", "c4-b2", "10, 20, 50, 100 ms, 2 BDP", WIDE_ALL),
     ("h", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP", WIDE_ALL),
     ("g", "g2", "10 vs 50 ms, 1 Gbit/s, 2 BDP", ("v081", "bbr")),
-    ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", WIDE_ALL),
+    ("f", "m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP", ("v0100",) + WIDE_ALL),
     ("f", "m50-b2", "10 vs 60 ms, 50 flows each, 2 BDP", ("fair", "dips2", "cand", "bbr")),
 ]
-WIDE_CFG = {"v091": "0.9.1", "v080": "0.8.0", "v081": "0.8.1", "fair": "0.6 (dips=1)", "dips2": "0.7.0 (dips=2)",
+WIDE_CFG = {"v0100": "0.10.0 (average, shrinking packets)", "v091": "0.9.1", "v080": "0.8.0",
+            "v081": "0.8.1", "fair": "0.6 (dips=1)", "dips2": "0.7.0 (dips=2)",
             "cand": "dips=2, pkts_scale=1", "bbr": "bbr"}
 
 
@@ -193,7 +194,8 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 def where_rows():
     """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.9.1
-    (fairness-060-uml's v091) at the same points."""
+    (fairness-060-uml's v091; 0.10.1's defaults run the same algorithm) at the same
+    points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
@@ -285,8 +287,8 @@ BLOCKS = {
     "coexist-own-kind": screen_rows(O60, [
         ([label, s], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")
-        for cfg, label in (("v091", "0.9.1"), ("v080", "0.8.0"), ("dips2", "0.7.0"),
-                           ("bbr_a_fair_off", "rules off"))]),
+        for cfg, label in (("v0100", "0.10.0"), ("v091", "0.9.1"), ("v080", "0.8.0"),
+                           ("dips2", "0.7.0"), ("bbr_a_fair_off", "rules off"))]),
     "coexist-more": Table({**MORE200, **GRID200}, ["pair (first / second)", "flows, RTT",
                                                     "buffer, BDP"], [
         ([pair, where, b], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
@@ -351,6 +353,23 @@ BLOCKS = {
                                     ("p", "v082", "1 drained dip (0.8.2's build)"),
                                     ("p", "v082c2", "2 drained dips (0.8.2's build)"),
                                     ("g", "v090", "2 drained dips (0.9.0)"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic", "harm", 2)],
+        what=COEX_WHAT.split(", self-harm")[0] + " (-: the pilot's screen has no cubic alone "
+        "to take it from)"),
+    "pilot-avg-cubic": Table(
+        {"p": f"{COEX}/pilot-avg-200s/screen_runs.csv", **GRID200},
+        ["point", "bbr_a_fair"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
+                              ("d0.5", "50 ms, 0.5 BDP"), ("d1", "50 ms, 1 BDP"),
+                              ("d20", "50 ms, 20 BDP"))
+            for src, cfg, label in (("g", "v090", "0.9.0 (options off)"),
+                                    ("g", "v0100", "0.10.0 (average, shrinking packets)"),
+                                    ("p", "noavg", "0.10.0 without the average"),
+                                    ("p", "noscale", "0.10.0 without the shrinking"))
+            if src == "g" or sc in ("d0.5", "d1")], [
             Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("harm to cubic", "harm", 2)],
@@ -630,6 +649,37 @@ WALL_BLOCKS = {
         two_durations("wall_s"), what=WALL_WHAT, seed_notes=False),
 }
 BLOCKS.update(WALL_BLOCKS)
+
+STRESS = {"s": "docs/results/stress-uml/runs.csv"}
+STRESS_RUNS = [("quick", "--quick, default kernel"),
+               ("sanitize-short", "short form, sanitizer kernel")]
+
+
+def _field(*keys, sep=" "):
+    """A cell of the stress block: the fields of its one run, joined."""
+    return lambda rs: sep.join(str(rs[0][k]) for k in keys) if len(rs) == 1 else "-"
+
+
+STRESS_BLOCKS = {
+    # docs/operators.md
+    "stress-runs": Table(STRESS, ["run"], [([label], {"src": "s", "run": run})
+                                           for run, label in STRESS_RUNS], [
+        Col("kernel", fn=_field("kernel_id")), Col("sanitizers", fn=_field("sanitizers")),
+        Col("cases (failed)", fn=lambda rs: _field("cases")(rs) + f" ({rs[0]['cases_failed']})"
+            if len(rs) == 1 else "-"),
+        Col("flows (failed)", fn=lambda rs: _field("flows")(rs) + f" ({rs[0]['flows_failed']})"
+            if len(rs) == 1 else "-"),
+        Col("bytes delivered intact", fn=_field("bytes")),
+        Col("findings", fn=_field("findings")),
+        Col("kmemleak at insmod, no module frame", fn=_field("known_load_reports")),
+        Col("kmemleak suspects, no module frame", fn=_field("kmemleak_other")),
+        Col("unload", fn=_field("unload")),
+        Col("guest s", fn=_field("virtual_s")), Col("wall s", fn=_field("wall_s"))],
+        what="one run of tests/stress.sh each (`testbed/analyze.py --stress-csv` of its "
+             "summary.json, committed beside); findings: kernel-log reports and kmemleak "
+             "objects with a tcp_bbr_a frame", seed_notes=False),
+}
+BLOCKS.update(STRESS_BLOCKS)
 
 
 QEMU = "docs/results/fairness-qemu612"

@@ -47,7 +47,8 @@ def test_blocks_render_from_committed_summaries_only():
                     "docs/results/client-uml/cost-clean.csv",
                     "docs/results/client-uml/cost-aad7e6c.csv",
                     "docs/results/convergence-uml/convergence.csv",  # per run and window
-                    "docs/results/convergence-uml/convergence-aad7e6c.csv") or path.startswith(
+                    "docs/results/convergence-uml/convergence-aad7e6c.csv",
+                    "docs/results/stress-uml/runs.csv") or path.startswith(
                     "docs/results/guest-soak/"), (name, path)  # per guest run
                 assert path in tracked, (name, path)
             elif path.endswith(".json"):  # one summary.json of a --repeat set, committed as is

@@ -262,3 +262,17 @@ def test_stress_rows_carry_what_ran_and_what_it_found(tmp_path):
                         str(out), str(tmp_path / "none")], capture_output=True, text=True)
     assert p.returncode != 0 and "no " in p.stderr
 
+
+def test_the_committed_stress_rows_are_their_summaries():
+    """docs/results/stress-uml/runs.csv (block stress-runs) is analyze.py --stress-csv of
+    the summaries committed beside it, row for row."""
+    import csv
+    sys.path.insert(0, str(ROOT / "testbed"))
+    from analysis.stress import STRESS_COLS, stress_row
+    base = ROOT / "docs" / "results" / "stress-uml"
+    rows = list(csv.DictReader(open(base / "runs.csv")))
+    assert rows
+    for r in rows:
+        s = __import__("json").loads((base / r["run"] / "summary.json").read_text())
+        want = stress_row(r["run"], s)
+        assert {k: r[k] for k in STRESS_COLS} == {k: str(want[k]) for k in STRESS_COLS}, r["run"]
