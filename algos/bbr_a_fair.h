@@ -470,9 +470,9 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,
-					       div_u64((u64)rs->delivered *
-						       BW_UNIT,
-						       rs->interval_us),
+					       div64_long((u64)rs->delivered *
+							  BW_UNIT,
+							  rs->interval_us),
 					       bbr_max_bw(sk));
 	if (rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
