@@ -359,12 +359,6 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 	       (u64)(top - bbr->min_rtt_us) * phi_pm;
 }
 
-/* The flow's recent average delivery rate: max-filtered bw less the shortfall. */
-static __always_inline u32 bbr_a_fair_avg_bw(const struct sock *sk)
-{
-	return bbr_a_short_bw(bbr_max_bw(sk), bbr_a_fair_state(sk)->bw_short);
-}
-
 /*
  * A congestion event: a fast recovery begins (rto false) or an RTO fired.
  * With fair_hi, a recovery in PROBE_BW while the queue is high, or any RTO,
@@ -552,6 +546,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts, q;
 	u64 w, target;
 
@@ -559,9 +554,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
-	if (p->cwnd_avg && !bbr_a_fair_state(sk)->compete &&
-	    !bbr_a_fair_state(sk)->lossy)
-		bw = min(bw, bbr_a_fair_avg_bw(sk));
+	if (p->cwnd_avg && !f->compete && !f->lossy)
+		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = bbr->min_rtt_us;
 	if (p->cwnd_probe)
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;

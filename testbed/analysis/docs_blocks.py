@@ -655,26 +655,24 @@ STRESS_RUNS = [("quick", "--quick, default kernel"),
                ("sanitize-short", "short form, sanitizer kernel")]
 
 
-def _field(*keys, sep=" "):
-    """A cell of the stress block: the fields of its one run, joined."""
-    return lambda rs: sep.join(str(rs[0][k]) for k in keys) if len(rs) == 1 else "-"
+def _field(fmt):
+    """A cell of the stress block: fmt filled with the fields of its one run."""
+    return lambda rs: fmt.format(**rs[0]) if len(rs) == 1 else "-"
 
 
 STRESS_BLOCKS = {
-    # docs/operators.md
+    # README.md
     "stress-runs": Table(STRESS, ["run"], [([label], {"src": "s", "run": run})
                                            for run, label in STRESS_RUNS], [
-        Col("kernel", fn=_field("kernel_id")), Col("sanitizers", fn=_field("sanitizers")),
-        Col("cases (failed)", fn=lambda rs: _field("cases")(rs) + f" ({rs[0]['cases_failed']})"
-            if len(rs) == 1 else "-"),
-        Col("flows (failed)", fn=lambda rs: _field("flows")(rs) + f" ({rs[0]['flows_failed']})"
-            if len(rs) == 1 else "-"),
-        Col("bytes delivered intact", fn=_field("bytes")),
-        Col("findings", fn=_field("findings")),
-        Col("kmemleak at insmod, no module frame", fn=_field("known_load_reports")),
-        Col("kmemleak suspects, no module frame", fn=_field("kmemleak_other")),
-        Col("unload", fn=_field("unload")),
-        Col("guest s", fn=_field("virtual_s")), Col("wall s", fn=_field("wall_s"))],
+        Col("kernel", fn=_field("{kernel_id}")), Col("sanitizers", fn=_field("{sanitizers}")),
+        Col("cases (failed)", fn=_field("{cases} ({cases_failed})")),
+        Col("flows (failed)", fn=_field("{flows} ({flows_failed})")),
+        Col("bytes delivered intact", fn=_field("{bytes}")),
+        Col("findings", fn=_field("{findings}")),
+        Col("kmemleak at insmod, no module frame", fn=_field("{known_load_reports}")),
+        Col("kmemleak suspects, no module frame", fn=_field("{kmemleak_other}")),
+        Col("unload", fn=_field("{unload}")),
+        Col("guest s", fn=_field("{virtual_s}")), Col("wall s", fn=_field("{wall_s}"))],
         what="one run of tests/stress.sh each (`testbed/analyze.py --stress-csv` of its "
              "summary.json, committed beside); findings: kernel-log reports and kmemleak "
              "objects with a tcp_bbr_a frame", seed_notes=False),

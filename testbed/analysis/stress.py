@@ -1,5 +1,5 @@
 """tests/stress.sh's summaries as rows (analyze.py --stress-csv): one per run of the stress
-and fault suite, with what it ran on and what it found, for docs/operators.md's block."""
+and fault suite, with what it ran on and what it found, for the README's block stress-runs."""
 from .common import AnalysisError
 
 STRESS_COLS = ["run", "suite", "command", "commit", "kernel", "kernel_id", "module_version",

@@ -578,9 +578,10 @@ def leak_objects(report):
     """kmemleak's report (its debugfs file) as (objects with a frame of the module, the
     others): an object the module's code allocated, or leaked from a call through it, has
     "[tcp_bbr_a]" in its backtrace."""
-    objs = ["unreferenced object" + o for o in (report or "").split("unreferenced object")[1:]]
-    return ([o for o in objs if MODULE_FRAME.search(o)],
-            [o for o in objs if not MODULE_FRAME.search(o)])
+    ours, others = [], []
+    for o in (report or "").split("unreferenced object")[1:]:
+        (ours if MODULE_FRAME.search(o) else others).append("unreferenced object" + o)
+    return ours, others
 
 
 def sanitizers(log):
