@@ -335,6 +335,10 @@ static __always_inline void bbr_hook_congestion(struct sock *sk,
 static __always_inline u32 bbr_hook_bw(struct sock *sk,
 				       const struct bbr_ctx *c, u32 bw,
 				       const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_pace_bw(struct sock *sk,
+					    const struct bbr_ctx *c,
+					    u32 model_bw, u32 bw,
+					    const enum bbr_algo algo);
 static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 						    const struct bbr_ctx *c,
 						    const enum bbr_algo algo);
@@ -1173,7 +1177,7 @@ static __always_inline void bbr_main(struct sock *sk,
 	bbr_update_model(sk, &c, rs, algo);
 
 	bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
-	bbr_set_pacing_rate(sk, bw,
+	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, bbr_bw(sk), bw, algo),
 			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
 	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
 }
@@ -1264,6 +1268,7 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_ctx c = { .rtt_us = -1 };
+	u32 bw;
 
 	if (bbr->mode == BBR_PROBE_BW &&
 	    tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
@@ -1276,10 +1281,11 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	bbr->idle_restart = 1;
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
 	bbr->ack_epoch_acked = 0;
-	if (bbr->mode == BBR_PROBE_BW)
-		bbr_set_pacing_rate(sk, bbr_hook_bw(sk, &c, bbr_bw(sk), algo),
-				    BBR_UNIT);
-	else if (bbr->mode == BBR_PROBE_RTT)
+	if (bbr->mode == BBR_PROBE_BW) {
+		bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
+		bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, bbr_bw(sk), bw,
+							 algo), BBR_UNIT);
+	} else if (bbr->mode == BBR_PROBE_RTT)
 		bbr_check_probe_rtt_done(sk, &c, algo);
 	bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
 }
@@ -1580,6 +1586,20 @@ static __always_inline u32 bbr_hook_bw(struct sock *sk,
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
 		return bbr_a_fair_bw(sk, c, bw);
+	default:
+		return bw;
+	}
+}
+
+/* The bandwidth to pace at, from the model's and bbr_hook_bw's. */
+static __always_inline u32 bbr_hook_pace_bw(struct sock *sk,
+					    const struct bbr_ctx *c,
+					    u32 model_bw, u32 bw,
+					    const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_pace_bw(sk, c, model_bw, bw);
 	default:
 		return bw;
 	}

@@ -96,6 +96,8 @@ BBR_PARAM(fair_gains, 2, 0, 2,
 
 BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
+BBR_PARAM(fair_hi_pace, 1, 0, 1,
+	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -134,6 +136,7 @@ struct bbr_a_fair_params {
 	u8	hi;
 	u8	pkts_scale;
 	u8	cwnd_avg;
+	u8	hi_pace;
 };
 
 /*
@@ -196,6 +199,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
+	p->hi_pace = bbr_param(fair_hi_pace);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
@@ -312,6 +316,22 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 	if (!hi)
 		return bw;
 	return bbr_a_fair_state(sk)->compete ? hi : min(bw, hi);
+}
+
+/*
+ * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
+ * unless fair_hi_pace is 0 and no competitor is flagged; then the bound
+ * caps the cwnd target only, and a cut after a loss in a shallow buffer
+ * takes inflight down towards the BDP rather than the rate below the
+ * link's.
+ */
+static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
+					      const struct bbr_ctx *c,
+					      u32 model_bw, u32 bw)
+{
+	if (bbr_a_fair_params(c)->hi_pace || bbr_a_fair_state(sk)->compete)
+		return bw;
+	return model_bw;
 }
 
 /*
