@@ -1285,8 +1285,9 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 		bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
 		bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, bbr_bw(sk), bw,
 							 algo), BBR_UNIT);
-	} else if (bbr->mode == BBR_PROBE_RTT)
+	} else if (bbr->mode == BBR_PROBE_RTT) {
 		bbr_check_probe_rtt_done(sk, &c, algo);
+	}
 	bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
 }
 

@@ -96,8 +96,8 @@ BBR_PARAM(fair_gains, 2, 0, 2,
 
 BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_pace, 1, 0, 1,
-	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only");
+BBR_PARAM(fair_hi_pace, 1, 0, 2,
+	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_rtt_us");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -320,16 +320,16 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 
 /*
  * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless fair_hi_pace is 0 and no competitor is flagged; then the bound
- * caps the cwnd target only, and a cut after a loss in a shallow buffer
- * takes inflight down towards the BDP rather than the rate below the
- * link's.
+ * unless fair_hi_pace is not 1 and no competitor is flagged; then the
+ * bound caps the cwnd target only, and a cut after a loss in a shallow
+ * buffer takes inflight down towards the BDP rather than the rate below
+ * the link's.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      u32 model_bw, u32 bw)
 {
-	if (bbr_a_fair_params(c)->hi_pace || bbr_a_fair_state(sk)->compete)
+	if (bbr_a_fair_params(c)->hi_pace == 1 || bbr_a_fair_state(sk)->compete)
 		return bw;
 	return model_bw;
 }
@@ -568,12 +568,29 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts, q;
-	u64 w, target;
+	u64 w, target, cut = 0;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
+	/*
+	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
+	 * as (bw - bound) x fair_hi_rtt_us packets, the same for flows at the
+	 * same rate whatever their RTT, and the target stays at least one
+	 * BDP of the model's bw, so that a cut in a shallow buffer shortens
+	 * the queue but does not leave the link idle.
+	 */
+	if (p->hi_pace == 2 && !f->compete) {
+		u32 model = bbr_bw(sk);
+
+		if (model > bw) {
+			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
+					       bbr_a_fair_law_rtt(sk, p, false),
+					       BW_UNIT);
+			bw = model;
+		}
+	}
 	if (p->cwnd_avg && !f->compete && !f->lossy)
 		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = bbr->min_rtt_us;
@@ -592,6 +609,10 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	if (p->pkts_scale && q > p->pkts_scale_us)
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
+	if (cut)
+		target = max_t(u64, target - min_t(u64, target, cut),
+			       DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
+						BW_UNIT));
 	return target;
 }
 
