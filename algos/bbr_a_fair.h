@@ -98,6 +98,8 @@ BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
 BBR_PARAM(fair_hi_pace, 1, 0, 2,
 	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_rtt_us");
+BBR_PARAM(fair_hi_cut_us, 0, 0, 1000000,
+	  "bbr_a_fair: with fair_hi_pace=2, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -129,6 +131,7 @@ struct bbr_a_fair_params {
 	u32	hi_beta_pm;
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
+	u32	hi_cut_us;
 	u16	compete_beta_pm;
 	u8	probe_hold;
 	u8	cwnd_probe;
@@ -200,6 +203,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
 	p->hi_pace = bbr_param(fair_hi_pace);
+	p->hi_cut_us = bbr_param(fair_hi_cut_us);
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
@@ -576,7 +580,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 
 	/*
 	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
-	 * as (bw - bound) x fair_hi_rtt_us packets, the same for flows at the
+	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
 	 * same rate whatever their RTT, and the target stays at least one
 	 * BDP of the model's bw, so that a cut in a shallow buffer shortens
 	 * the queue but does not leave the link idle.
@@ -586,7 +590,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 
 		if (model > bw) {
 			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
-					       bbr_a_fair_law_rtt(sk, p, false),
+					       (p->hi_cut_us ?:
+						bbr_a_fair_law_rtt(sk, p, false)),
 					       BW_UNIT);
 			bw = model;
 		}
