@@ -572,7 +572,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts, q;
-	u64 w, target, cut = 0;
+	u64 w, target, cut = 0, floor = 0;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
@@ -582,8 +582,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
 	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
 	 * same rate whatever their RTT, and the target stays at least one
-	 * BDP of the model's bw, so that a cut in a shallow buffer shortens
-	 * the queue but does not leave the link idle.
+	 * BDP at the bound, where fair_hi_pace=0 would put all of it.
 	 */
 	if (p->hi_pace == 2 && !f->compete) {
 		u32 model = bbr_bw(sk);
@@ -593,6 +592,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 					       (p->hi_cut_us ?:
 						bbr_a_fair_law_rtt(sk, p, false)),
 					       BW_UNIT);
+			floor = DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
+						 BW_UNIT);
 			bw = model;
 		}
 	}
@@ -615,9 +616,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
-		target = max_t(u64, target - min_t(u64, target, cut),
-			       DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
-						BW_UNIT));
+		target = max(target - min(target, cut), floor);
 	return target;
 }
 
