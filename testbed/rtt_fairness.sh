@@ -52,8 +52,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      (modinfo -p: name, [lo..hi] range), also with --dry-run
   --interval S       receiver report interval (default 1)
   --client C         auto|tcpflow|iperf3: the traffic's sender and receiver (default auto:
-                     testbed/tcpflow.py where the guest or host has python3 (host, uml),
-                     else iperf3 (qemu); same JSON, see testbed/README.md)
+                     testbed/tcpflow.py where the guest or host has python3 (host, uml;
+                     qemu for finite flows, trains and flent), else iperf3 (qemu); same
+                     JSON, see testbed/README.md)
   --sample-ms MS     ss/tc sampling period, 0 = off (default 100)
   --trace on|off     the module's gain trace (bbr_a:bbr_a_gain events, read after the
                      flows; it does not change a run) (default on)
@@ -271,6 +272,11 @@ if [[ $BACKEND == uml ]]; then
 	"$REPO/scripts/uml.sh" module >/dev/null || die "tcp_bbr_a.ko could not be built for UML"
 fi
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
+# QEMU's guest image carries python3 and flent only for the runs that need them
+# (scripts/lib/initramfs.sh): others keep the small image and its iperf3 client
+if [[ $BACKEND == qemu && (-n $FLENT || -n $SIZES || $CLIENT == tcpflow) ]]; then
+	export BBR_A_GUEST_PYTHON=1
+fi
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 
 # ---- runs ------------------------------------------------------------------------------------

@@ -3,12 +3,18 @@
 
 # Modules the guest can modprobe (the kernel autoloads the *_diag ones that ss needs);
 # virtio_pci, 9pnet_virtio and 9p carry $BBR_A_OUT back to the host.
-GUEST_MODULES="veth sch_netem sch_htb sch_tbf sch_fq sch_fq_codel sch_prio sch_sfq sch_red
+GUEST_MODULES="veth sch_netem sch_htb sch_tbf sch_fq sch_codel sch_fq_codel sch_prio sch_sfq sch_red
 	sch_ingress ifb act_mirred cls_u32 cls_matchall cls_basic tcp_bbr inet_diag tcp_diag udp_diag
 	unix_diag netlink_diag virtio_pci 9pnet_virtio 9p"
 # Real tools that replace busybox's applets of the same name.
 GUEST_TOOLS="ip tc ss ethtool iperf3 kmod"
 KMOD_LINKS="insmod rmmod modprobe modinfo lsmod depmod"
+# With BBR_A_GUEST_PYTHON=1 the image also has python3 (its standard library less its tests,
+# GUIs and the host's installed packages), flent, netperf and iputils' ping: what the traffic
+# client tcpflow.py, trains of finite flows and flent's tests need. An image of its own, so that runs without them keep
+# the small one and the iperf3 client that auto picks where python3 is missing.
+GUEST_PYTHON_PKGS="flent netperf iputils-ping"
+GUEST_PYTHON_PRUNE=(test idlelib tkinter turtledemo ensurepip lib2to3 pydoc_data 'config-*' dist-packages site-packages)
 
 # The guest's /bin/sh is Debian's dynamically linked busybox: unlike busybox-static, its ash
 # honours PATH instead of running its own ip/tc/modprobe applets, so iproute2 and kmod in
@@ -42,6 +48,10 @@ initramfs_key() {
 		echo "$kver $GUEST_MODULES $GUEST_TOOLS"
 		sha256sum "$bb" "$(command -v busybox)"
 		dpkg-query -W -f='${Package} ${Version}\n' iproute2 iperf3 ethtool kmod libc6
+		if [[ ${BBR_A_GUEST_PYTHON:-0} == 1 ]]; then
+			dpkg-query -W -f='${Package} ${Version}\n' $GUEST_PYTHON_PKGS
+			sha256sum "$(readlink -f /usr/bin/python3)"
+		fi
 		cat "$REPO/scripts/initramfs/init" "${BASH_SOURCE[0]}"
 	} | sha256sum | cut -c1-12
 }
@@ -55,19 +65,46 @@ copy_exe() {
 	done
 }
 
+# guest_python ROOT: python3 and its standard library, flent (Debian's, run from
+# /usr/share/flent as on the host), netperf, netserver and iputils' ping into ROOT.
+guest_python() {
+	local root=$1 py lib so d skip=() n
+	py=$(readlink -f /usr/bin/python3)
+	lib=/usr/lib/$(basename "$py")
+	[[ -x $py && -d $lib && -x /usr/share/flent/run ]] || die "BBR_A_GUEST_PYTHON=1 needs python3, flent and" \
+		"netperf on the host (scripts/setup.sh installs them)"
+	need netperf netserver ping
+	copy_exe "$root" "$py" "$py"
+	ln -sf "$(basename "$py")" "$root/usr/bin/python3"
+	mkdir -p "$root$lib"
+	for n in "${GUEST_PYTHON_PRUNE[@]}"; do skip+=(! -name "$n"); done
+	(cd "$lib" && find . -mindepth 1 -maxdepth 1 "${skip[@]}" -exec cp -a {} "$root$lib/" \;)
+	for so in "$root$lib"/lib-dynload/*.so; do copy_exe "$root" "$so" "${so#"$root"}"; done
+	mkdir -p "$root/usr/share/flent"
+	for d in flent run "$(basename /usr/share/flent/flent-*.egg-info)"; do
+		cp -a "/usr/share/flent/$d" "$root/usr/share/flent/"
+	done
+	ln -sf ../share/flent/run "$root/usr/bin/flent"
+	copy_exe "$root" "$(command -v netperf)" /usr/bin/netperf
+	copy_exe "$root" "$(command -v netserver)" /usr/bin/netserver
+	copy_exe "$root" "$(readlink -f "$(command -v ping)")" /usr/bin/ping
+}
+
 # base_initramfs KDIR WORKDIR: print the cached cpio for an unpacked kernel (kernels.sh fetch),
-# building it in WORKDIR (a temp dir the caller removes) if needed.
+# building it in WORKDIR (a temp dir the caller removes) if needed; with BBR_A_GUEST_PYTHON=1,
+# the image with python3 and flent (guest_python).
 base_initramfs() {
-	local kdir=$1 root=$2/root kver bb key out t m a mods
+	local kdir=$1 root=$2/root kver bb key out t m a mods py=''
 	kver=$(basename "$kdir")
+	[[ ${BBR_A_GUEST_PYTHON:-0} != 1 ]] || py=-py
 	bb=$(guest_busybox)
 	key=$(initramfs_key "$kver" "$bb")
-	out=$CACHE/initramfs/$kver-$key.cpio
+	out=$CACHE/initramfs/$kver$py-$key.cpio
 	if [[ -f $out ]]; then echo "$out"; return; fi
-	lock "initramfs-$kver"
+	lock "initramfs-$kver$py"
 	if [[ -f $out ]]; then echo "$out"; return; fi
 	need cpio ldd depmod ldconfig xz zstd busybox $GUEST_TOOLS
-	log "building the guest initramfs for $kver"
+	log "building the guest initramfs for $kver${py:+ with python3 and flent}"
 	mkdir -p "$CACHE/initramfs"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,mnt,var,bbr_a}
 	ln -s ../run "$root/var/run"
@@ -97,6 +134,7 @@ base_initramfs() {
 	cp "$tcd"/*.dist "$root$tcd/"
 	ln -s x86_64-linux-gnu/tc "$root/usr/lib/tc"
 	[[ -d /etc/iproute2 ]] && cp -r /etc/iproute2 "$root/etc/"
+	[[ -z $py ]] || guest_python "$root"
 	printf '%s\n' /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu >"$root/etc/ld.so.conf"
 	ldconfig -r "$root"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
@@ -121,7 +159,7 @@ base_initramfs() {
 	depmod -b "$root" "$kver"
 
 	(cd "$root" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$out.tmp"
-	rm -f "$CACHE/initramfs/$kver"-*.cpio # older builds for this kernel
+	rm -f "$CACHE/initramfs/$kver$py"-[0-9a-f]*.cpio # older builds of this image
 	mv "$out.tmp" "$out"
 	echo "$out"
 }
