@@ -532,6 +532,13 @@ EV = "docs/results/evaluations-uml"
 EV_CCS = ("bbr", "bbr_a", "cubic")
 EV_LOSS = ("l0.001", "l0.1", "l1", "l5", "l20", "l50")
 EV_WHAT = "mean +- 95 % CI half-width over the seeds"
+EVQ = "docs/results/evaluations-qemu612/scenarios/eval.csv"
+EVQ_ROWS = [  # (file, point, cc): each shipped scenario file once on QEMU
+    ("fct-mixed.ini", "r20-b1", "bbr_a_fair"), ("aqm-rate-step.ini", "codel", "bbr_a_fair"),
+    ("loss-sweep.ini", "l1", "bbr_a_fair"), ("convergence.ini", "rtt40", "bbr_a_fair"),
+    ("flent-rtt-fair.ini", "", "bbr_a_fair"), ("flent-tcp-nup.ini", "", "bbr_a_fair"),
+    ("late-join.ini", "long-joins", "bbr_a_fair"),
+    ("leave.ini", "cubic-leaves", "bbr_a_fair+cubic")]
 
 
 def aqm_cols():
@@ -583,6 +590,13 @@ EVAL_BLOCKS = {
         Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
         what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
              "utilisation from the testbed's own capture"),
+    "eval-qemu": Table({"q": EVQ}, ["scenario file", "point", "cc"], [
+        ([f, pt or "-", cc], {"src": "q", "scenario": pt or f.removesuffix(".ini")})
+        for f, pt, cc in EVQ_ROWS], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
+        Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="one run each (seed 1); Jain, utilisation and retransmissions over the file's "
+             "measured interval, the bottleneck's mean queueing delay"),
 }
 BLOCKS.update(EVAL_BLOCKS)
 from .docs_blocks_results import RESULTS_BLOCKS  # noqa: E402  (the results READMEs)

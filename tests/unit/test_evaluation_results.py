@@ -1,4 +1,5 @@
-"""The evaluations' committed results (docs/results/evaluations-uml/<experiment>/): each
+"""The evaluations' committed results (docs/results/evaluations-uml/<experiment>/, and
+evaluations-qemu612/ for QEMU's): each
 eval.csv is what analyze.py --evaluation makes of the committed job summaries beside it, so
 the docs' tables drawn from it (plots/plot.py --docs) rest on the summaries, not on a typed
 or stale file."""
@@ -14,7 +15,8 @@ sys.path.insert(0, str(REPO / "testbed"))
 from analysis.evaluation import evaluation_runs  # noqa: E402
 
 RESULTS = REPO / "docs" / "results" / "evaluations-uml"
-EVAL_CSVS = sorted(RESULTS.glob("*/eval.csv"))
+EVAL_CSVS = sorted(RESULTS.glob("*/eval.csv")) + sorted(
+    (REPO / "docs" / "results" / "evaluations-qemu612").glob("*/eval.csv"))
 
 
 def regenerated(root):
