@@ -112,6 +112,8 @@ BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
+BBR_PARAM(fair_compete_drop, 0, 0, 1,
+	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them); 0 the bound goes on");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
 
@@ -168,6 +170,7 @@ struct bbr_a_fair_event_params {
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
+	u8	compete_drop;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -214,6 +217,7 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
+	e->compete_drop = bbr_param(fair_compete_drop);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -466,6 +470,15 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	if (f->compete && !was && p->hi)
 		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
 					     bbr_a_fair_bound(sk, p)), false);
+	/*
+	 * fair_compete_drop: a drained dip while competing says the
+	 * competitor may have left; its bound, no longer cut by losses,
+	 * would build a queue until the flag clears, so it goes now, and
+	 * the next congestion event starts a new one if the competitor is
+	 * still there.
+	 */
+	if (was && !queued && e.compete_drop)
+		f->hi_valid = 0;
 }
 
 /*
