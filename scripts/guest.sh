@@ -18,7 +18,7 @@ Usage: $PROG --kernel SERIES|uml [--virtual-time] [--timeout SEC] [--out HOSTDIR
                 [--mem MB] [--smp N] [--ko FILE] [--seed N] -- COMMAND [ARGS...]
 
 Boots the Debian kernel of SERIES (6.1, 6.12, 7.3 ..., newest or oldest: scripts/kernels.sh
-series lists them; fetched once into the cache) in QEMU (TCG) with a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, qdisc modules) and runs
+series lists them; fetched once into the cache) in QEMU (TCG) with a minimal initramfs (busybox, iproute2, iperf3, ethtool, kmod, ping, qdisc modules) and runs
 COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
 Guest environment:
   BBR_A_SRC     copy of the project tree as on disk, less .git, docs/, results/ and build products

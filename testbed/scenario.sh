@@ -197,7 +197,9 @@ log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer
 k=1
 for rtt in $RTTS; do
 	ping_out=$SCRATCH/ping_s$k.txt
-	tb_exec "s$k" $PING -c 5 -i 0.2 -q "$TB_RCV_ADDR" > "$ping_out" 2>&1 || die "ping from s$k failed: $(tail -n 2 "$ping_out")"
+	# five replies, for up to 30 s: under heavy random loss (--loss 50) five requests alone
+	# can all be lost, and the run would stop before it started
+	tb_exec "s$k" $PING -c 5 -w 30 -i 0.2 -q "$TB_RCV_ADDR" > "$ping_out" 2>&1 || die "ping from s$k failed: $(tail -n 2 "$ping_out")"
 	min=$(awk -F'= ' '/min\/avg\/max/ { split($2, a, "/"); print a[1] }' "$ping_out")
 	[ -n "$min" ] || die "cannot parse ping output of s$k"
 	param "base_rtt_ms_s$k" "$min"

@@ -7,13 +7,15 @@ GUEST_MODULES="veth sch_netem sch_htb sch_tbf sch_fq sch_codel sch_fq_codel sch_
 	sch_ingress ifb act_mirred cls_u32 cls_matchall cls_basic tcp_bbr inet_diag tcp_diag udp_diag
 	unix_diag netlink_diag virtio_pci 9pnet_virtio 9p"
 # Real tools that replace busybox's applets of the same name.
-GUEST_TOOLS="ip tc ss ethtool iperf3 kmod"
+# iputils' ping: busybox's stops after its count of requests, iputils' after that many replies
+# (the testbed's base-RTT check under heavy random loss)
+GUEST_TOOLS="ip tc ss ethtool iperf3 kmod ping"
 KMOD_LINKS="insmod rmmod modprobe modinfo lsmod depmod"
 # With BBR_A_GUEST_PYTHON=1 the image also has python3 (its standard library less its tests,
-# GUIs and the host's installed packages), flent, netperf and iputils' ping: what the traffic
+# GUIs and the host's installed packages), flent and netperf: what the traffic
 # client tcpflow.py, trains of finite flows and flent's tests need. An image of its own, so that runs without them keep
 # the small one and the iperf3 client that auto picks where python3 is missing.
-GUEST_PYTHON_PKGS="flent netperf iputils-ping"
+GUEST_PYTHON_PKGS="flent netperf"
 GUEST_PYTHON_PRUNE=(test idlelib tkinter turtledemo ensurepip lib2to3 pydoc_data 'config-*' dist-packages site-packages)
 
 # The guest's /bin/sh is Debian's dynamically linked busybox: unlike busybox-static, its ash
@@ -47,7 +49,7 @@ initramfs_key() {
 	{
 		echo "$kver $GUEST_MODULES $GUEST_TOOLS"
 		sha256sum "$bb" "$(command -v busybox)"
-		dpkg-query -W -f='${Package} ${Version}\n' iproute2 iperf3 ethtool kmod libc6
+		dpkg-query -W -f='${Package} ${Version}\n' iproute2 iperf3 ethtool kmod libc6 iputils-ping
 		if [[ ${BBR_A_GUEST_PYTHON:-0} == 1 ]]; then
 			dpkg-query -W -f='${Package} ${Version}\n' $GUEST_PYTHON_PKGS
 			sha256sum "$(readlink -f /usr/bin/python3)"
@@ -66,14 +68,14 @@ copy_exe() {
 }
 
 # guest_python ROOT: python3 and its standard library, flent (Debian's, run from
-# /usr/share/flent as on the host), netperf, netserver and iputils' ping into ROOT.
+# /usr/share/flent as on the host), netperf and netserver into ROOT.
 guest_python() {
 	local root=$1 py lib so d skip=() n
 	py=$(readlink -f /usr/bin/python3)
 	lib=/usr/lib/$(basename "$py")
 	[[ -x $py && -d $lib && -x /usr/share/flent/run ]] || die "BBR_A_GUEST_PYTHON=1 needs python3, flent and" \
 		"netperf on the host (scripts/setup.sh installs them)"
-	need netperf netserver ping
+	need netperf netserver
 	copy_exe "$root" "$py" "$py"
 	ln -sf "$(basename "$py")" "$root/usr/bin/python3"
 	mkdir -p "$root$lib"
@@ -87,7 +89,6 @@ guest_python() {
 	ln -sf ../share/flent/run "$root/usr/bin/flent"
 	copy_exe "$root" "$(command -v netperf)" /usr/bin/netperf
 	copy_exe "$root" "$(command -v netserver)" /usr/bin/netserver
-	copy_exe "$root" "$(readlink -f "$(command -v ping)")" /usr/bin/ping
 }
 
 # base_initramfs KDIR WORKDIR: print the cached cpio for an unpacked kernel (kernels.sh fetch),
