@@ -43,7 +43,11 @@
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
- *    are not taken as congestion;
+ *    are not taken as congestion. As an option (fair_hi_pace=2) the cut
+ *    comes off the cwnd target's queue allowance instead, the same number
+ *    of packets for flows at the same rate, and the pacing rate stays the
+ *    model's: a buffer shallower than the allowances then stays busy after
+ *    a cut, but the rate is no longer held back for a loss-based flow;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -96,10 +100,10 @@ BBR_PARAM(fair_gains, 2, 0, 2,
 
 BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_pace, 1, 0, 3,
-	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us, 3 as 2 and the pacing rate at bound / (1 - beta)");
+BBR_PARAM(fair_hi_pace, 1, 0, 2,
+	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us");
 BBR_PARAM(fair_hi_cut_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace 2 or 3, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
+	  "bbr_a_fair: with fair_hi_pace=2, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -337,25 +341,9 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      u32 model_bw, u32 bw)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	u32 hi;
-
-	if (p->hi_pace == 1 || bbr_a_fair_state(sk)->compete)
+	if (bbr_a_fair_params(c)->hi_pace == 1 || bbr_a_fair_state(sk)->compete)
 		return bw;
-	if (p->hi_pace != 3)
-		return model_bw;
-	/*
-	 * fair_hi_pace=3: paced no faster than the bound before its cut,
-	 * bound / (1 - beta), which regrows by the same law: after a loss
-	 * the rate stays where it was, and the max filter cannot climb
-	 * faster than the law lets a loss-based flow's window climb.
-	 */
-	hi = bbr_a_fair_bound(sk, p);
-	if (!hi)
-		return model_bw;
-	return min_t(u64, model_bw,
-		     div_u64((u64)hi * 1000,
-			     1000 - bbr_a_fair_beta(p, bbr_a_fair_state(sk)->hi_compete)));
+	return model_bw;
 }
 
 /*
@@ -608,12 +596,12 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
 	/*
-	 * fair_hi_pace=2, 3: the bound's cut comes off the queue allowance only,
+	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
 	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
 	 * same rate whatever their RTT, and the target stays at least one
 	 * BDP at the bound, where fair_hi_pace=0 would put all of it.
 	 */
-	if (p->hi_pace >= 2 && !f->compete) {
+	if (p->hi_pace == 2 && !f->compete) {
 		u32 model = bbr_bw(sk);
 
 		if (model > bw) {
