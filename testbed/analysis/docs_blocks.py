@@ -9,7 +9,7 @@ from .cost import cost_summary
 from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
-from .tables import TABLE_CCS
+from .tables import TABLE_CCS, load_runs, mean_ci95, values
 from .wall import (fault_bound, first_flow_ahead, marginal, per_run, soak_job_walls,
                    soak_outcomes, span, wall_span)
 
@@ -161,6 +161,57 @@ def pkts_pilot(name, header, configs):
                                ("g", "r100", "10 vs 100 ms, 5 BDP"))], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
+
+
+PACE = f"{WIDE}/pilot-pace"
+PACE_SRC = {"o2": f"{PACE}/own-0102/screen_runs.csv", "o4": f"{PACE}/own-0104/screen_runs.csv",
+            "o5": f"{PACE}/own-0105/screen_runs.csv", "g5": f"{PACE}/grid-0105/screen_runs.csv",
+            "o6": f"{PACE}/own-0106/screen_runs.csv"}
+PACE_CFG = {"def": "the default (1: pacing and target)", "pace0": "cwnd target only (0)",
+            "cut30": "allowance, cut at 30 ms, floor one BDP of the model's bw (0.10.4)",
+            "f15": "allowance, cut at 15 ms (2)", "f30": "allowance, cut at 30 ms (2)",
+            "f60": "allowance, cut at 60 ms (2)", "p3": "as 2, paced at most at the pre-cut bound"}
+PACE_PICKS = (("o2", "def"), ("o2", "pace0"), ("o4", "cut30"), ("o5", "f15"), ("g5", "f30"),
+              ("g5", "f60"), ("o6", "p3"))
+PACE_SCEN = [("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
+             ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
+             ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
+             ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
+             ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss")]
+
+
+def _grid_runs(scenario, config=None):
+    """grid-200s's runs at a scenario (of one config), that are results."""
+    return [r for r in load_runs(os.path.join(REPO, GRID200["g"]))
+            if r["scenario"] == scenario and not r["problems"]
+            and (config is None or r["config"] == config)]
+
+
+def _mean_text(vals):
+    m, h = mean_ci95(vals)
+    return "-" if m is None else f"{m:.2f}" + ("" if h is None else f" +- {h:.2f}")
+
+
+def harm_from_grid(runs):
+    """A pilot's harm to cubic (its second flow), from the mean of grid-200s's cubic-alone
+    throughput at the runs' scenario: (x_solo - x_with) / x_solo per run."""
+    good = [r for r in runs if not r["problems"]]
+    if not good:
+        return "-"
+    solo = [v for v in values(_grid_runs(good[0]["scenario"]), "solo_mbps") if v is not None]
+    if not solo:
+        return "-"
+    x = sum(solo) / len(solo)
+    return _mean_text([(x - t) / x for t in values(good, "tput1")])
+
+
+def self_harm_bar(runs):
+    """The issue's bar at the runs' scenario: grid-200s's cubic self-harm + 0.1."""
+    good = [r for r in runs if not r["problems"]]
+    if not good:
+        return "-"
+    sh = [v for v in values(_grid_runs(good[0]["scenario"]), "self_harm") if v is not None]
+    return "-" if not sh else f"{sum(sh) / len(sh) + 0.1:.2f}"
 
 
 AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
@@ -409,6 +460,32 @@ BLOCKS = {
     "pilot-pkts-scale2": pkts_pilot("pilot-pkts-scale2", "shrink", (
         ("v091", "none (0.9.1)"), ("p2t10", "(10 ms / q)^2"), ("p2t15", "(15 ms / q)^2"),
         ("p2t20", "(20 ms / q)^2"))),
+    "pilot-pace": Table(PACE_SRC, ["scenario", "config"], [
+        ([where, PACE_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in PACE_SCEN for src, cfg in PACE_PICKS
+        if sc in ("b0.1", "b0.2") or src == "g5"], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+    "pilot-pace-cubic": Table(
+        {"p2": f"{COEX}/pilot-pace-200s/cubic-0102/screen_runs.csv",
+         "p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv", **GRID200},
+        ["point", "bbr_a_fair"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
+                              ("c2", "20 ms, 2 BDP"), ("d0.5", "50 ms, 0.5 BDP"),
+                              ("d1", "50 ms, 1 BDP"), ("d2", "50 ms, 2 BDP"))
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+                                    ("p2", "pace0", "cwnd target only (0)"),
+                                    ("p5", "f30", "allowance, cut at 30 ms (2)"),
+                                    ("p5", "f60", "allowance, cut at 60 ms (2)"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic (computed)", fn=harm_from_grid),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
+        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
+        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
+        "self-harm there, + 0.1"),
     "pilot-avg": Table(AVG_SRC, ["scenario", "config"], [
         ([where, AVG_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
         for sc, where, picks in AVG_ROWS for src, cfg in picks], [
