@@ -376,6 +376,7 @@ BLOCKS = {
         for pt, who in (("cubic-leaves", "cubic"), ("own-leaves", "its own kind"))
         for c, label in (("v092", "bbr_a_fair 0.9.2"), ("c1", "bbr_a_fair, flag off after one "
                                                          "drained dip (0.8.x)"),
+                         ("drop", "bbr_a_fair, bound dropped at a drained dip (0.10.7)"),
                          ("bbr", "bbr"), ("cubic", "cubic"))], [
         Col("runs", "runs"), Col("refill to 95 % s", "refill95_s", 1),
         *(Col(f"queue {k}..{k + 10} s ms", f"leave_q{k}_ms", 1) for k in (0, 10, 20, 30))],
@@ -607,7 +608,8 @@ BLOCKS = {
 
 EV = "docs/results/evaluations-uml"
 EV_CCS = ("bbr", "bbr_a", "cubic")
-EV_LOSS = ("l0.001", "l0.1", "l1", "l5", "l20", "l50")
+EV_LOSS = ("l0.001", "l0.01", "l0.1", "l1", "l2", "l5", "l10", "l20", "l30", "l50")
+EV_LOSS_CCS = ("bbr", "bbr_a", "bbr_a_fair", "cubic")
 EV_WHAT = "mean +- 95 % CI half-width over the seeds"
 EVQ = "docs/results/evaluations-qemu612/scenarios/eval.csv"
 EVQ_ROWS = [  # (file, point, cc): each shipped scenario file once on QEMU
@@ -646,10 +648,13 @@ EVAL_BLOCKS = {
         for q in ("bfifo", "red", "codel") for cc in EV_CCS], aqm_cols(),
         what=EV_WHAT + "; per phase of the rate schedule (Mbit/s), the first second of each "
              "left out"),
-    "eval-loss": grid(f"{EV}/loss/eval.csv", "utilization", list(EV_CCS), list(EV_LOSS),
-                      label=lambda s: s[1:], header="random loss %",
-                      what="utilisation (goodput over the rate; ceiling (1 - loss) x 0.956), "
-                           + EV_WHAT),
+    "eval-loss": Table({"e": f"{EV}/loss-60s/eval.csv"}, ["random loss %"], [
+        ([s[1:]], {"src": "e", "scenario": s}) for s in EV_LOSS], [
+        c for cc in EV_LOSS_CCS for c in (
+            Col(cc, "utilization", config=cc),
+            Col(f"{cc} worst", "utilization", extreme="min", config=cc))],
+        what="utilisation (goodput over the rate; ceiling (1 - loss) x 0.956), " + EV_WHAT
+             + ", and the worst seed's"),
     "eval-convergence": Table({"e": f"{EV}/convergence/eval.csv"}, ["cc (both flows)"], [
         ([cc], {"src": "e", "config": cc, "scenario": "rtt40"}) for cc in EV_CCS], [
         Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),

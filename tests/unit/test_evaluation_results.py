@@ -29,7 +29,8 @@ def regenerated(root):
 
 
 def test_there_are_evaluation_results():
-    assert {p.parent.name for p in EVAL_CSVS} >= {"aqm", "convergence", "fct", "flent", "loss"}
+    assert {p.parent.name for p in EVAL_CSVS} >= {"aqm", "convergence", "fct", "flent", "loss-60s",
+                                                "scenarios"}
 
 
 @pytest.mark.parametrize("path", EVAL_CSVS, ids=lambda p: p.parent.name)
