@@ -645,7 +645,7 @@ EVAL_BLOCKS = {
              "per size"),
     "eval-aqm": Table({"e": f"{EV}/aqm/eval.csv"}, ["qdisc", "cc"], [
         ([q, cc], {"src": "e", "config": cc, "scenario": q})
-        for q in ("bfifo", "red", "codel") for cc in EV_CCS], aqm_cols(),
+        for q in ("bfifo", "red", "codel", "fq_codel") for cc in EV_CCS], aqm_cols(),
         what=EV_WHAT + "; per phase of the rate schedule (Mbit/s), the first second of each "
              "left out"),
     "eval-loss": Table({"e": f"{EV}/loss-60s/eval.csv"}, ["random loss %"], [
@@ -672,6 +672,14 @@ EVAL_BLOCKS = {
         Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
         what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
              "utilisation from the testbed's own capture"),
+    "eval-nup": Table({"e": f"{EV}/nup/eval.csv"}, ["cc (every stream)"], [
+        ([cc], {"src": "e", "config": cc, "scenario": "flent-tcp-nup"}) for cc in EV_LOSS_CCS], [
+        Col("runs", "runs"), Col("Jain, 4 streams", "jain"),
+        Col("worst Jain", "jain", extreme="min"), Col("utilisation", "utilization"),
+        Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1), Col("flent's ping ms", "ping_sICMP_ms", 1)],
+        what=EV_WHAT + "; Jain, utilisation, retransmissions and the queue from the testbed's "
+             "own capture, the ping (through the queue, 40 ms base) from flent's data file"),
     "eval-qemu": Table({"q": EVQ}, ["scenario file", "point", "cc"], [
         ([f, pt or "-", cc], {"src": "q", "scenario": pt or f.removesuffix(".ini")})
         for f, pt, cc in EVQ_ROWS], [
