@@ -468,6 +468,24 @@ BLOCKS = {
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+    "pilot-drop-cubic": Table(
+        {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
+         "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv", **GRID200},
+        ["point", "bbr_a_fair"], [
+            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
+             {"src": src if src == "g" else ("q" if float(sc[1:]) <= 2 else "p"),
+              "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
+                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+                                    ("p", "drop", "bound dropped at a drained dip"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic (computed)", fn=harm_from_grid),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
+        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
+        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
+        "self-harm there, + 0.1"),
     "pilot-pace-cubic": Table(
         {"p2": f"{COEX}/pilot-pace-200s/cubic-0102/screen_runs.csv",
          "p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv", **GRID200},
@@ -641,6 +659,18 @@ EVAL_BLOCKS = {
         Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
         Col("30 MB flow FCT s", "finite_30000000_fct_s", 2),
         Col("30 MB flow Mbit/s", "finite_flow1_mbps", 2)],
+        what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
+             "per size"),
+    "eval-fct-grid": Table({"e": f"{EV}/fct-grid/eval.csv"}, ["point", "cc (every flow)"], [
+        ([where, cc], {"src": "e", "config": cc, "scenario": pt})
+        for pt, where in (("r20-b0.5", "20 Mbit/s, 0.5 BDP"), ("r20-b1", "20 Mbit/s, 1 BDP"),
+                          ("r20-b2", "20 Mbit/s, 2 BDP"), ("r20-b8", "20 Mbit/s, 8 BDP"),
+                          ("r5-b1", "5 Mbit/s, 1 BDP"), ("r70-b1", "70 Mbit/s, 1 BDP"))
+        for cc in EV_CCS], [
+        Col("runs", "runs"), Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
+        Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
+        Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
+        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2)],
         what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
              "per size"),
     "eval-aqm": Table({"e": f"{EV}/aqm/eval.csv"}, ["qdisc", "cc"], [
