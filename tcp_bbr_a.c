@@ -1170,14 +1170,15 @@ static __always_inline void bbr_main(struct sock *sk,
 {
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_ctx c;
-	u32 bw;
+	u32 model_bw, bw;
 
 	c.rtt_us = rs->rtt_us;
 	bbr_hook_load(&c, algo);
 	bbr_update_model(sk, &c, rs, algo);
 
-	bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
-	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, bbr_bw(sk), bw, algo),
+	model_bw = bbr_bw(sk);
+	bw = bbr_hook_bw(sk, &c, model_bw, algo);
+	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, model_bw, bw, algo),
 			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
 	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
 }
@@ -1268,7 +1269,7 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_ctx c = { .rtt_us = -1 };
-	u32 bw;
+	u32 model_bw, bw;
 
 	if (bbr->mode == BBR_PROBE_BW &&
 	    tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
@@ -1282,9 +1283,10 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
 	bbr->ack_epoch_acked = 0;
 	if (bbr->mode == BBR_PROBE_BW) {
-		bw = bbr_hook_bw(sk, &c, bbr_bw(sk), algo);
-		bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, bbr_bw(sk), bw,
-							 algo), BBR_UNIT);
+		model_bw = bbr_bw(sk);
+		bw = bbr_hook_pace_bw(sk, &c, model_bw,
+				      bbr_hook_bw(sk, &c, model_bw, algo), algo);
+		bbr_set_pacing_rate(sk, bw, BBR_UNIT);
 	} else if (bbr->mode == BBR_PROBE_RTT) {
 		bbr_check_probe_rtt_done(sk, &c, algo);
 	}
@@ -1579,7 +1581,7 @@ static __always_inline u32 bbr_hook_recovery_end_cwnd(struct sock *sk,
 	}
 }
 
-/* The bandwidth to pace at and size cwnd by: the model's (BBRv1), or less. */
+/* The bandwidth to size cwnd by (and to pace at): the model's (BBRv1), or less. */
 static __always_inline u32 bbr_hook_bw(struct sock *sk,
 				       const struct bbr_ctx *c, u32 bw,
 				       const enum bbr_algo algo)

@@ -95,6 +95,13 @@ enum {
 	BBR_A_FAIR_GAINS_QUEUE,	/* Pup/Pdown of the queueing delays' phi */
 };
 
+/* where the loss-learned bound applies with no competitor flagged (fair_hi_pace) */
+enum {
+	BBR_A_FAIR_HI_CWND,	/* the cwnd target only */
+	BBR_A_FAIR_HI_BOTH,	/* the pacing rate and the cwnd target */
+	BBR_A_FAIR_HI_ALLOWANCE, /* the cwnd target's queue allowance only */
+};
+
 BBR_PARAM(fair_gains, 2, 0, 2,
 	  "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
 
@@ -117,7 +124,7 @@ BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 BBR_PARAM(fair_compete_drop, 0, 0, 1,
-	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them); 0 the bound goes on");
+	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
 
@@ -210,7 +217,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
 	p->hi_pace = bbr_param(fair_hi_pace);
-	p->hi_cut_us = bbr_param(fair_hi_cut_us);
+	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 }
 
@@ -309,7 +316,8 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 }
 
 /*
- * The bw to pace at and size cwnd by: the model's, under the bound. While a
+ * The bw to size cwnd by, and to pace at unless bbr_a_fair_pace_bw says
+ * otherwise: the model's, under the bound. While a
  * competitor keeps the queue, the bound itself, a rate that follows CUBIC's
  * law: the cwnd target it gives, bound x (min_rtt + allowance), is then a
  * window that follows CUBIC's law (min_rtt, taken at PROBE_RTT, holds still
@@ -332,16 +340,18 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 
 /*
  * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless fair_hi_pace is not 1 and no competitor is flagged; then the
- * bound caps the cwnd target only, and a cut after a loss in a shallow
- * buffer takes inflight down towards the BDP rather than the rate below
- * the link's.
+ * unless fair_hi_pace is not BBR_A_FAIR_HI_BOTH and no competitor is
+ * flagged; then the model's, the bound acts on the cwnd target alone
+ * (bbr_a_fair_cwnd_target), and a cut after a loss in a shallow buffer
+ * takes inflight down towards the BDP rather than the rate below the
+ * link's.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      u32 model_bw, u32 bw)
 {
-	if (bbr_a_fair_params(c)->hi_pace == 1 || bbr_a_fair_state(sk)->compete)
+	if (bbr_a_fair_params(c)->hi_pace == BBR_A_FAIR_HI_BOTH ||
+	    bbr_a_fair_state(sk)->compete)
 		return bw;
 	return model_bw;
 }
@@ -453,17 +463,20 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event
 	 * had been at the bw STARTUP ended with (full_bw), or at today's bw or
-	 * bound if higher.
+	 * bound if higher. So too, with fair_compete_drop, for a competitor
+	 * still flagged whose bound an earlier drained dip dropped (below):
+	 * this dip left a queue again.
 	 */
-	if (f->compete && !was && p->hi)
+	if (f->compete && p->hi &&
+	    (!was || (e.compete_drop && queued && !f->hi_valid)))
 		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
 					     bbr_a_fair_bound(sk, p)), false);
 	/*
 	 * fair_compete_drop: a drained dip while competing says the
 	 * competitor may have left; its bound, no longer cut by losses,
-	 * would build a queue until the flag clears, so it goes now, and
-	 * the next congestion event starts a new one if the competitor is
-	 * still there.
+	 * would build a queue until the flag clears, so it goes now. If the
+	 * competitor is still there (it had just cut its window), the next
+	 * dip that leaves a queue, or a congestion event, starts a new one.
 	 */
 	if (was && !queued && e.compete_drop)
 		f->hi_valid = 0;
@@ -599,15 +612,19 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
 	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
 	 * same rate whatever their RTT, and the target stays at least one
-	 * BDP at the bound, where fair_hi_pace=0 would put all of it.
+	 * BDP at the bound. The flow paces at the model's bw, which a cut no
+	 * longer brings down, so each congestion event cuts the bound again
+	 * from itself (bbr_a_fair_congestion): losses that go on deepen the
+	 * cut until the floor holds the target. (Outside PROBE_BW, above,
+	 * cwnd is sized by the bound as with value 0.)
 	 */
-	if (p->hi_pace == 2 && !f->compete) {
+	if (p->hi_pace == BBR_A_FAIR_HI_ALLOWANCE && !f->compete) {
 		u32 model = bbr_bw(sk);
 
 		if (model > bw) {
 			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
 					       (p->hi_cut_us ?:
-						bbr_a_fair_law_rtt(sk, p, false)),
+						tcp_sk(sk)->srtt_us >> 3),
 					       BW_UNIT);
 			floor = DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
 						 BW_UNIT);
@@ -633,7 +650,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
-		target = max(target - min(target, cut), floor);
+		target = max(target - min(target, cut), min(floor, target));
 	return target;
 }
 
