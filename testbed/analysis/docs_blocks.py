@@ -376,7 +376,7 @@ BLOCKS = {
         for pt, who in (("cubic-leaves", "cubic"), ("own-leaves", "its own kind"))
         for c, label in (("v092", "bbr_a_fair 0.9.2"), ("c1", "bbr_a_fair, flag off after one "
                                                          "drained dip (0.8.x)"),
-                         ("drop", "bbr_a_fair, bound dropped at a drained dip (0.10.7)"),
+                         ("drop", "bbr_a_fair, bound dropped at a drained dip (0.10.9)"),
                          ("bbr", "bbr"), ("cubic", "cubic"))], [
         Col("runs", "runs"), Col("refill to 95 % s", "refill95_s", 1),
         *(Col(f"queue {k}..{k + 10} s ms", f"leave_q{k}_ms", 1) for k in (0, 10, 20, 30))],
@@ -702,9 +702,11 @@ EVAL_BLOCKS = {
         Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
         what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
              "utilisation from the testbed's own capture"),
-    "eval-nup": Table({"e": f"{EV}/nup/eval.csv"}, ["cc (every stream)"], [
-        ([cc], {"src": "e", "config": cc, "scenario": "flent-tcp-nup"}) for cc in EV_LOSS_CCS], [
-        Col("runs", "runs"), Col("Jain, 4 streams", "jain"),
+    "eval-nup": Table({"e4": f"{EV}/nup/eval.csv", "e8": f"{EV}/nup-8/eval.csv",
+                       "e16": f"{EV}/nup-16/eval.csv"}, ["streams", "cc (every stream)"], [
+        ([str(n), cc], {"src": f"e{n}", "config": cc, "scenario": "flent-tcp-nup"})
+        for n in (4, 8, 16) for cc in EV_LOSS_CCS], [
+        Col("runs", "runs"), Col("Jain", "jain"),
         Col("worst Jain", "jain", extreme="min"), Col("utilisation", "utilization"),
         Col("retransmitted %", "retrans_rate", 2, 100),
         Col("queue delay ms", "qdelay_mean_ms", 1), Col("flent's ping ms", "ping_sICMP_ms", 1)],
