@@ -192,26 +192,40 @@ def _mean_text(vals):
     return "-" if m is None else f"{m:.2f}" + ("" if h is None else f" +- {h:.2f}")
 
 
+def _grid_mean(good, metric):
+    """The mean of metric over grid-200s's runs at the scenario of good (runs that are
+    results, all of one scenario); None without any."""
+    xs = [v for v in values(_grid_runs(good[0]["scenario"]), metric) if v is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
 def harm_from_grid(runs):
     """A pilot's harm to cubic (its second flow), from the mean of grid-200s's cubic-alone
     throughput at the runs' scenario: (x_solo - x_with) / x_solo per run."""
     good = [r for r in runs if not r["problems"]]
-    if not good:
-        return "-"
-    solo = [v for v in values(_grid_runs(good[0]["scenario"]), "solo_mbps") if v is not None]
-    if not solo:
-        return "-"
-    x = sum(solo) / len(solo)
-    return _mean_text([(x - t) / x for t in values(good, "tput1")])
+    x = _grid_mean(good, "solo_mbps") if good else None
+    return "-" if x is None else _mean_text([(x - t) / x for t in values(good, "tput1")])
 
 
 def self_harm_bar(runs):
     """The issue's bar at the runs' scenario: grid-200s's cubic self-harm + 0.1."""
     good = [r for r in runs if not r["problems"]]
-    if not good:
-        return "-"
-    sh = [v for v in values(_grid_runs(good[0]["scenario"]), "self_harm") if v is not None]
-    return "-" if not sh else f"{sum(sh) / len(sh) + 0.1:.2f}"
+    sh = _grid_mean(good, "self_harm") if good else None
+    return "-" if sh is None else f"{sh + 0.1:.2f}"
+
+
+def cubic_pilot(sources, rows):
+    """A pilot against one cubic flow beside grid-200s's default runs: each row's share,
+    Jain, worst Jain, its harm to cubic computed against grid-200s's cubic-alone runs,
+    and the issue's bar there."""
+    return Table({**sources, **GRID200}, ["point", "bbr_a_fair"], rows, [
+        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("harm to cubic (computed)", fn=harm_from_grid),
+        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
+        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
+        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
+        "self-harm there, + 0.1")
 
 
 AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
@@ -468,28 +482,19 @@ BLOCKS = {
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
-    "pilot-drop-cubic": Table(
+    "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
-         "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv", **GRID200},
-        ["point", "bbr_a_fair"], [
+         "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
             ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
              {"src": src if src == "g" else ("q" if float(sc[1:]) <= 2 else "p"),
               "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
             for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
-                                    ("p", "drop", "bound dropped at a drained dip"))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-            Col("harm to cubic (computed)", fn=harm_from_grid),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
-        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
-        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
-        "self-harm there, + 0.1"),
-    "pilot-pace-cubic": Table(
+                                    ("p", "drop", "bound dropped at a drained dip"))]),
+    "pilot-pace-cubic": cubic_pilot(
         {"p2": f"{COEX}/pilot-pace-200s/cubic-0102/screen_runs.csv",
-         "p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv", **GRID200},
-        ["point", "bbr_a_fair"], [
+         "p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv"}, [
             ([where, label], {"src": src, "config": cfg, "scenario": sc})
             for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
                               ("c2", "20 ms, 2 BDP"), ("d0.5", "50 ms, 0.5 BDP"),
@@ -497,14 +502,7 @@ BLOCKS = {
             for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
                                     ("p2", "pace0", "cwnd target only (0)"),
                                     ("p5", "f30", "allowance, cut at 30 ms (2)"),
-                                    ("p5", "f60", "allowance, cut at 60 ms (2)"))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-            Col("harm to cubic (computed)", fn=harm_from_grid),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
-        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
-        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
-        "self-harm there, + 0.1"),
+                                    ("p5", "f60", "allowance, cut at 60 ms (2)"))]),
     "pilot-avg": Table(AVG_SRC, ["scenario", "config"], [
         ([where, AVG_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
         for sc, where, picks in AVG_ROWS for src, cfg in picks], [
