@@ -47,7 +47,9 @@
  *    comes off the cwnd target's queue allowance instead, the same number
  *    of packets for flows at the same rate, and the pacing rate stays the
  *    model's: a buffer shallower than the allowances then stays busy after
- *    a cut, but the rate is no longer held back for a loss-based flow;
+ *    a cut, but the rate is no longer held back for a loss-based flow; or
+ *    so only for a cut at a loss whose queueing delay says the buffer is
+ *    that shallow (fair_hi_shallow_us);
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -111,6 +113,8 @@ BBR_PARAM(fair_hi_pace, 1, 0, 2,
 	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us");
 BBR_PARAM(fair_hi_cut_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_hi_pace=2, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
+BBR_PARAM(fair_hi_shallow_us, 0, 0, 1000000,
+	  "bbr_a_fair: with fair_hi_pace=1, a bound cut at a loss whose queueing delay (rtt - min_rtt) was below this acts as with fair_hi_pace=2 until the next cut, us; 0 off");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -166,7 +170,8 @@ struct bbr_a_fair_state {
 	u32	rtt_max_stamp;		/* jiffies: its window began */
 	u32	hi_max;			/* bw before the last cut, BW_UNIT */
 	u32	hi_stamp;		/* jiffies of the last cut */
-	u32	hi_k_ms:16,		/* CUBIC's K for hi_max, ms */
+	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
+		hi_shallow:1,		/* ... cut in a shallow buffer */
 		hi_valid:1,		/* a bound is in force */
 		hi_compete:1,		/* ... whose law is the competing one */
 		compete:1,		/* a competitor keeps the queue */
@@ -178,6 +183,7 @@ struct bbr_a_fair_state {
 /* bbr_a_fair's parameters for a congestion event or the end of PROBE_RTT. */
 struct bbr_a_fair_event_params {
 	u32	hi_phi_pm;
+	u32	hi_shallow_us;
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
@@ -225,6 +231,7 @@ static __always_inline void
 bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 {
 	e->hi_phi_pm = bbr_param(fair_hi_phi_pm);
+	e->hi_shallow_us = bbr_param(fair_hi_shallow_us);
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
@@ -339,19 +346,33 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 }
 
 /*
+ * Where the bound applies now with no competitor flagged: fair_hi_pace, but
+ * a bound last cut in a shallow buffer (fair_hi_shallow_us) acts on the
+ * queue allowance as with BBR_A_FAIR_HI_ALLOWANCE.
+ */
+static __always_inline u32 bbr_a_fair_hi_mode(const struct bbr_a_fair_params *p,
+					      const struct bbr_a_fair_state *f)
+{
+	if (p->hi_pace == BBR_A_FAIR_HI_BOTH && f->hi_shallow)
+		return BBR_A_FAIR_HI_ALLOWANCE;
+	return p->hi_pace;
+}
+
+/*
  * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless fair_hi_pace is not BBR_A_FAIR_HI_BOTH and no competitor is
- * flagged; then the model's, the bound acts on the cwnd target alone
- * (bbr_a_fair_cwnd_target), and a cut after a loss in a shallow buffer
- * takes inflight down towards the BDP rather than the rate below the
- * link's.
+ * unless the bound acts on the cwnd target alone (bbr_a_fair_hi_mode, no
+ * competitor flagged); then the model's (bbr_a_fair_cwnd_target), and a
+ * cut after a loss in a shallow buffer takes inflight down towards the BDP
+ * rather than the rate below the link's.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      u32 model_bw, u32 bw)
 {
-	if (bbr_a_fair_params(c)->hi_pace == BBR_A_FAIR_HI_BOTH ||
-	    bbr_a_fair_state(sk)->compete)
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+
+	if (f->compete ||
+	    bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
 		return bw;
 	return model_bw;
 }
@@ -360,7 +381,8 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
  * A new CUBIC epoch for the bound at rate x, with the law of the flag as it
  * is now: K from the window x fills at the law's RTT; the bound starts at x
  * after a cut (past_k false: the law's 1 - beta point is x), or is x now and
- * grows from there (past_k true).
+ * grows from there (past_k true). Not cut in a shallow buffer until
+ * bbr_a_fair_congestion says so.
  */
 static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 					     const struct bbr_a_fair_params *p,
@@ -373,12 +395,20 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
 	w = (u64)x * bbr_a_fair_law_rtt(sk, p, compete) >> BW_SCALE;
 	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(p, compete) * 2500000),
-		    1, 0xFFFF);
+		    1, 0x7FFF);
 	f->hi_max = x;
 	f->hi_k_ms = k;
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
 	f->hi_valid = 1;
 	f->hi_compete = compete;
+	f->hi_shallow = 0;
+}
+
+/* This ACK's RTT sample, or srtt if it has none. */
+static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
+					      const struct bbr_ctx *c)
+{
+	return c->rtt_us >= 0 ? c->rtt_us : tcp_sk(sk)->srtt_us >> 3;
 }
 
 /*
@@ -392,7 +422,7 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 rtt = c->rtt_us >= 0 ? c->rtt_us : tcp_sk(sk)->srtt_us >> 3;
+	u32 rtt = bbr_a_fair_ack_rtt(sk, c);
 	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
 
 	if (rtt <= bbr->min_rtt_us)
@@ -407,7 +437,13 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
  * cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
  * window that bw fills sets how fast it regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
- * flow's share: DRAIN already gives it back.
+ * flow's share: DRAIN already gives it back. A recovery whose queueing
+ * delay was below fair_hi_shallow_us overflowed a buffer shallower than
+ * the flows' queue allowances: their cwnd targets do not bind there, a cut
+ * in rate leaves the link idle until the bound regrows, and one in the
+ * allowance stops the overflow (bbr_a_fair_hi_mode). The queueing delay all
+ * flows see at the full buffer is the same, so flows of any RTT choose
+ * alike.
  */
 static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -416,7 +452,7 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_event_params e;
-	u32 x;
+	u32 x, rtt;
 
 	if (!p->hi)
 		return;
@@ -425,8 +461,12 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
-	if (x)
-		bbr_a_fair_epoch(sk, p, x, false);
+	if (!x)
+		return;
+	bbr_a_fair_epoch(sk, p, x, false);
+	rtt = bbr_a_fair_ack_rtt(sk, c);
+	bbr_a_fair_state(sk)->hi_shallow =
+		!rto && rtt - min(rtt, bbr->min_rtt_us) < e.hi_shallow_us;
 }
 
 /*
@@ -618,7 +658,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * cut until the floor holds the target. (Outside PROBE_BW, above,
 	 * cwnd is sized by the bound as with value 0.)
 	 */
-	if (p->hi_pace == BBR_A_FAIR_HI_ALLOWANCE && !f->compete) {
+	if (!f->compete &&
+	    bbr_a_fair_hi_mode(p, f) == BBR_A_FAIR_HI_ALLOWANCE) {
 		u32 model = bbr_bw(sk);
 
 		if (model > bw) {
