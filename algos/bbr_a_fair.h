@@ -47,9 +47,10 @@
  *    comes off the cwnd target's queue allowance instead, the same number
  *    of packets for flows at the same rate, and the pacing rate stays the
  *    model's: a buffer shallower than the allowances then stays busy after
- *    a cut, but the rate is no longer held back for a loss-based flow; or
- *    so only for a cut at a loss whose queueing delay says the buffer is
- *    that shallow (fair_hi_shallow_us);
+ *    a cut, but the rate is no longer held back for a loss-based flow.
+ *    Another option (fair_hi_shallow_us) takes the cut off the allowance
+ *    only when the queueing delay at the loss says the buffer is that
+ *    shallow;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -114,7 +115,7 @@ BBR_PARAM(fair_hi_pace, 1, 0, 2,
 BBR_PARAM(fair_hi_cut_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_hi_pace=2, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
 BBR_PARAM(fair_hi_shallow_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=1, a bound cut at a loss whose queueing delay (rtt - min_rtt) was below this acts as with fair_hi_pace=2 until the next cut, us; 0 off");
+	  "bbr_a_fair: with fair_hi_pace=1 and no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this acts as with fair_hi_pace=2 until the bound's next epoch, us; 0 off");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -160,6 +161,12 @@ struct bbr_a_fair_params {
 };
 
 /*
+ * The largest K the state holds, ms: a law begun at a window above about
+ * 47k packets (beta 0.3; 141k at 0.1) regrows faster than CUBIC would.
+ */
+#define BBR_A_FAIR_HI_K_MAX	((1U << 15) - 1)
+
+/*
  * bbr_a_fair's socket state, in bbr->priv. dips counts to 3 at most, the
  * maximum of fair_compete_dips and fair_compete_clear_dips: raising those
  * needs a wider field.
@@ -171,9 +178,9 @@ struct bbr_a_fair_state {
 	u32	hi_max;			/* bw before the last cut, BW_UNIT */
 	u32	hi_stamp;		/* jiffies of the last cut */
 	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
-		hi_shallow:1,		/* ... cut in a shallow buffer */
 		hi_valid:1,		/* a bound is in force */
 		hi_compete:1,		/* ... whose law is the competing one */
+		hi_shallow:1,		/* ... cut in a shallow buffer */
 		compete:1,		/* a competitor keeps the queue */
 		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
@@ -395,7 +402,7 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
 	w = (u64)x * bbr_a_fair_law_rtt(sk, p, compete) >> BW_SCALE;
 	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(p, compete) * 2500000),
-		    1, 0x7FFF);
+		    1, BBR_A_FAIR_HI_K_MAX);
 	f->hi_max = x;
 	f->hi_k_ms = k;
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
@@ -451,8 +458,9 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_fair_event_params e;
-	u32 x, rtt;
+	u32 x, rtt, base;
 
 	if (!p->hi)
 		return;
@@ -464,9 +472,15 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	if (!x)
 		return;
 	bbr_a_fair_epoch(sk, p, x, false);
+	/*
+	 * The queueing delay is taken above the lower of min_rtt and the
+	 * connection's lowest RTT: a queue a loss-based flow keeps through
+	 * PROBE_RTT raises min_rtt, and a deep buffer would look shallow.
+	 */
+	base = min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk)));
 	rtt = bbr_a_fair_ack_rtt(sk, c);
-	bbr_a_fair_state(sk)->hi_shallow =
-		!rto && rtt - min(rtt, bbr->min_rtt_us) < e.hi_shallow_us;
+	f->hi_shallow = !rto && !f->compete && rtt && base != ~0U &&
+			rtt - min(rtt, base) < e.hi_shallow_us;
 }
 
 /*
