@@ -179,6 +179,12 @@ PACE_SCEN = [("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
              ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
              ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss")]
 
+HI_SHALLOW_SRC = {"o2": PACE_SRC["o2"], "g5": PACE_SRC["g5"],
+               "s": f"{WIDE}/pilot-shallow/own-01011/screen_runs.csv"}
+HI_SHALLOW_CFG = {"def": PACE_CFG["def"], "f30": "allowance, cut at 30 ms (2, 0.10.5)",
+               "sh7": "allowance below 7 ms of queue, else the default (0.10.11)",
+               "sh9": "allowance below 9 ms of queue, else the default (0.10.11)"}
+
 
 def _grid_runs(scenario, config=None):
     """grid-200s's runs at a scenario (of one config), that are results."""
@@ -482,6 +488,39 @@ BLOCKS = {
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+    "pilot-shallow": Table(HI_SHALLOW_SRC, ["scenario", "config"], [
+        ([where, HI_SHALLOW_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in PACE_SCEN
+        for src, cfg in (("o2", "def"), ("g5", "f30"), ("s", "sh7"), ("s", "sh9"))
+        if src != "o2" or sc in ("b0.1", "b0.2")], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+    "pilot-shallow-cubic": cubic_pilot(
+        {"p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv",
+         "s": f"{COEX}/pilot-shallow-200s/cubic/screen_runs.csv"}, [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
+                              ("d0.5", "50 ms, 0.5 BDP"), ("d1", "50 ms, 1 BDP"))
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+                                    ("p5", "f30", HI_SHALLOW_CFG["f30"]),
+                                    ("s", "sh7", HI_SHALLOW_CFG["sh7"]),
+                                    ("s", "sh9", HI_SHALLOW_CFG["sh9"]))]),
+    "pilot-shallow-below": Table(
+        {"r": f"{COEX}/pilot-shallow-200s/shallow/screen_runs.csv",
+         "e": f"{COEX}/pilot-shallow-200s/e10/screen_runs.csv"}, ["point", "bbr_a_fair"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for src, sc, where in (("r", "c0.2", "20 ms, 0.2 BDP (4 ms)"),
+                                   ("r", "d0.1", "50 ms, 0.1 BDP (5 ms)"),
+                                   ("e", "e0.5", "10 ms, 0.5 BDP (5 ms)"),
+                                   ("e", "e1", "10 ms, 1 BDP (10 ms)"))
+            for cfg, label in (("fair", "the default (0.10.11)"), ("sh7", HI_SHALLOW_CFG["sh7"]),
+                               ("sh9", HI_SHALLOW_CFG["sh9"]))
+            if src == "r" or cfg != "sh9"], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("utilisation", "utilization"), Col("harm to cubic", "harm", 2),
+            Col("cubic's self-harm", "self_harm", 2)], what=COEX_WHAT),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
