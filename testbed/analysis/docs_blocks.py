@@ -498,14 +498,19 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
     "pilot-shallow-cubic": cubic_pilot(
         {"p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv",
-         "s": f"{COEX}/pilot-shallow-200s/cubic/screen_runs.csv"}, [
-            ([where, label], {"src": src, "config": cfg, "scenario": sc})
-            for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
-                              ("d0.5", "50 ms, 0.5 BDP"), ("d1", "50 ms, 1 BDP"))
+         "s": f"{COEX}/pilot-shallow-200s/cubic/screen_runs.csv",
+         "d": f"{COEX}/pilot-shallow-200s/deep/screen_runs.csv"}, [
+            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
+             {"src": src, "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
+                       "d0.5", "d1", "d2", "d5", "d10", "d20")
             for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
                                     ("p5", "f30", HI_SHALLOW_CFG["f30"]),
                                     ("s", "sh7", HI_SHALLOW_CFG["sh7"]),
-                                    ("s", "sh9", HI_SHALLOW_CFG["sh9"]))]),
+                                    ("d", "sh7", HI_SHALLOW_CFG["sh7"]),
+                                    ("s", "sh9", HI_SHALLOW_CFG["sh9"]))
+            if (src in ("s", "p5") and float(sc[1:]) <= 1) or src == "g"
+            or (src == "d" and float(sc[1:]) >= 2)]),
     "pilot-shallow-below": Table(
         {"r": f"{COEX}/pilot-shallow-200s/shallow/screen_runs.csv",
          "e": f"{COEX}/pilot-shallow-200s/e10/screen_runs.csv"}, ["point", "bbr_a_fair"], [
@@ -521,6 +526,15 @@ BLOCKS = {
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("utilisation", "utilization"), Col("harm to cubic", "harm", 2),
             Col("cubic's self-harm", "self_harm", 2)], what=COEX_WHAT),
+    "pilot-shallow-seeds": Table(
+        {"s": f"{COEX}/pilot-shallow-200s/seeds/screen_runs.csv"}, ["point", "bbr_a_fair"], [
+            (["20 ms, 0.5 BDP", label], {"src": "s", "config": cfg, "scenario": "c0.5"})
+            for cfg, label in (("fair", "the default (0.10.11)"),
+                               ("sh7", HI_SHALLOW_CFG["sh7"]))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic", "harm", 3), Col("worst harm", "harm", 3, extreme="max"),
+            Col("cubic's self-harm", "self_harm", 3)], what=COEX_WHAT),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
