@@ -48,9 +48,9 @@
  *    of packets for flows at the same rate, and the pacing rate stays the
  *    model's: a buffer shallower than the allowances then stays busy after
  *    a cut, but the rate is no longer held back for a loss-based flow.
- *    Another option (fair_hi_shallow_us) takes the cut off the allowance
- *    only when the queueing delay at the loss says the buffer is that
- *    shallow;
+ *    By default (fair_hi_shallow_us) the cut comes off the allowance only
+ *    when the queueing delay at the loss says the buffer is that shallow
+ *    (under 7 ms), and off the rate otherwise;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -112,9 +112,9 @@ BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
 BBR_PARAM(fair_hi_pace, 1, 0, 2,
 	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us");
-BBR_PARAM(fair_hi_cut_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=2, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
-BBR_PARAM(fair_hi_shallow_us, 0, 0, 1000000,
+BBR_PARAM(fair_hi_cut_us, 30000, 0, 1000000,
+	  "bbr_a_fair: with fair_hi_pace=2 or a cut fair_hi_shallow_us takes so, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
+BBR_PARAM(fair_hi_shallow_us, 7000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi_pace=1 and no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this acts as with fair_hi_pace=2 until the bound's next epoch, us; 0 off");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");

@@ -186,38 +186,44 @@ HI_SHALLOW_CFG = {"def": PACE_CFG["def"], "f30": "allowance, cut at 30 ms (2, 0.
                "sh9": "allowance below 9 ms of queue, else the default (0.10.11)"}
 
 
-def _grid_runs(scenario, config=None):
-    """grid-200s's runs at a scenario (of one config), that are results."""
-    return [r for r in load_runs(os.path.join(REPO, GRID200["g"]))
-            if r["scenario"] == scenario and not r["problems"]
-            and (config is None or r["config"] == config)]
-
-
 def _mean_text(vals):
     m, h = mean_ci95(vals)
     return "-" if m is None else f"{m:.2f}" + ("" if h is None else f" +- {h:.2f}")
 
 
-def _grid_mean(good, metric):
-    """The mean of metric over grid-200s's runs at the scenario of good (runs that are
-    results, all of one scenario); None without any."""
-    xs = [v for v in values(_grid_runs(good[0]["scenario"]), metric) if v is not None]
+def _ref_mean(path, good, metric):
+    """The mean of metric over the runs of the screen at path (its references) at the
+    scenario of good (runs that are results, all of one scenario); None without any."""
+    refs = [r for r in load_runs(os.path.join(REPO, path))
+            if r["scenario"] == good[0]["scenario"] and not r["problems"]]
+    xs = [v for v in values(refs, metric) if v is not None]
     return sum(xs) / len(xs) if xs else None
 
 
-def harm_from_grid(runs):
-    """A pilot's harm to cubic (its second flow), from the mean of grid-200s's cubic-alone
-    throughput at the runs' scenario: (x_solo - x_with) / x_solo per run."""
-    good = [r for r in runs if not r["problems"]]
-    x = _grid_mean(good, "solo_mbps") if good else None
-    return "-" if x is None else _mean_text([(x - t) / x for t in values(good, "tput1")])
+def harm_against(path, incumbent="tput1"):
+    """A cell function: a pilot's harm to its incumbent, from the mean cubic-alone
+    throughput of the screen at path at the runs' scenario, (x_solo - x_with) / x_solo
+    per run, x_with the incumbent's throughput (the second flow's; incumbent_mbps: all of
+    the last class's flows)."""
+    def cell(runs):
+        good = [r for r in runs if not r["problems"]]
+        x = _ref_mean(path, good, "solo_mbps") if good else None
+        return "-" if x is None else _mean_text([(x - t) / x for t in values(good, incumbent)])
+    return cell
 
 
-def self_harm_bar(runs):
-    """The issue's bar at the runs' scenario: grid-200s's cubic self-harm + 0.1."""
-    good = [r for r in runs if not r["problems"]]
-    sh = _grid_mean(good, "self_harm") if good else None
-    return "-" if sh is None else f"{sh + 0.1:.2f}"
+def bar_against(path):
+    """A cell function: the issue's bar at the runs' scenario, the incumbent's self-harm
+    in the screen at path + 0.1."""
+    def cell(runs):
+        good = [r for r in runs if not r["problems"]]
+        sh = _ref_mean(path, good, "self_harm") if good else None
+        return "-" if sh is None else f"{sh + 0.1:.2f}"
+    return cell
+
+
+harm_from_grid = harm_against(GRID200["g"])
+self_harm_bar = bar_against(GRID200["g"])
 
 
 def cubic_pilot(sources, rows):
@@ -264,14 +270,13 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.9.1
-    (fairness-060-uml's v091; 0.10.1's defaults run the same algorithm) at the same
-    points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.10.11
+    with the parameters 0.11.0 made its defaults (pilot-shallow's sh7) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "o", "config": "v091", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "s", "config": "sh7", "scenario": s}))
     return rows
 
 
@@ -336,7 +341,7 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, **O60}, where_rows()),
+    "readme-where-it-stands": screen_rows({**GRID30, "s": HI_SHALLOW_SRC["s"]}, where_rows()),
     "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
                                        [("v090", "bbr_a_fair"), ("bbr", "bbr")]),
     # docs/coexistence.md
@@ -535,6 +540,23 @@ BLOCKS = {
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("harm to cubic", "harm", 3), Col("worst harm", "harm", 3, extreme="max"),
             Col("cubic's self-harm", "self_harm", 3)], what=COEX_WHAT),
+    "pilot-shallow-more": Table(
+        {**MORE200, "p": f"{COEX}/pilot-shallow-200s/more/screen_runs.csv"},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            ([where, b, label], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                             ("f", "1 / 4, 20 ms"))
+            for b in ("0.5", "2", "20")
+            for src, cfg, label in (("m", "v090", "0.9.0 (the defaults' algorithm)"),
+                                    ("p", "sh7", HI_SHALLOW_CFG["sh7"]))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
+        what=COEX_WHAT.split(", self-harm")[0].replace("cubic's throughput", "the cubic "
+                                                        "flows' throughput")
+        + ", computed against the mean of more-200s's cubic-alone runs at the point; bar: "
+        "more-200s's cubic-against-cubic self-harm there, + 0.1"),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
