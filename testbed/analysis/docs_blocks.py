@@ -167,7 +167,7 @@ PACE = f"{WIDE}/pilot-pace"
 PACE_SRC = {"o2": f"{PACE}/own-0102/screen_runs.csv", "o4": f"{PACE}/own-0104/screen_runs.csv",
             "o5": f"{PACE}/own-0105/screen_runs.csv", "g5": f"{PACE}/grid-0105/screen_runs.csv",
             "o6": f"{PACE}/own-0106/screen_runs.csv"}
-PACE_CFG = {"def": "the default (1: pacing and target)", "pace0": "cwnd target only (0)",
+PACE_CFG = {"def": "1: pacing and target (the default before 0.11.0)", "pace0": "cwnd target only (0)",
             "cut30": "allowance, cut at 30 ms, floor one BDP of the model's bw (0.10.4)",
             "f15": "allowance, cut at 15 ms (2)", "f30": "allowance, cut at 30 ms (2)",
             "f60": "allowance, cut at 60 ms (2)", "p3": "as 2, paced at most at the pre-cut bound"}
@@ -182,8 +182,8 @@ PACE_SCEN = [("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
 HI_SHALLOW_SRC = {"o2": PACE_SRC["o2"], "g5": PACE_SRC["g5"],
                "s": f"{WIDE}/pilot-shallow/own-01011/screen_runs.csv"}
 HI_SHALLOW_CFG = {"def": PACE_CFG["def"], "f30": "allowance, cut at 30 ms (2, 0.10.5)",
-               "sh7": "allowance below 7 ms of queue, else the default (0.10.11)",
-               "sh9": "allowance below 9 ms of queue, else the default (0.10.11)"}
+               "sh7": "allowance below 7 ms of queue, else 1 (0.10.11; 0.11.0's default)",
+               "sh9": "allowance below 9 ms of queue, else 1 (0.10.11)"}
 
 
 def _mean_text(vals):
@@ -509,7 +509,7 @@ BLOCKS = {
              {"src": src, "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
                                     ("p5", "f30", HI_SHALLOW_CFG["f30"]),
                                     ("s", "sh7", HI_SHALLOW_CFG["sh7"]),
                                     ("d", "sh7", HI_SHALLOW_CFG["sh7"]),
@@ -524,7 +524,7 @@ BLOCKS = {
                                    ("r", "d0.1", "50 ms, 0.1 BDP (5 ms)"),
                                    ("e", "e0.5", "10 ms, 0.5 BDP (5 ms)"),
                                    ("e", "e1", "10 ms, 1 BDP (10 ms)"))
-            for cfg, label in (("fair", "the default (0.10.11)"), ("sh7", HI_SHALLOW_CFG["sh7"]),
+            for cfg, label in (("fair", "the default before 0.11.0 (0.10.11)"), ("sh7", HI_SHALLOW_CFG["sh7"]),
                                ("sh9", HI_SHALLOW_CFG["sh9"]))
             if src == "r" or cfg != "sh9"], [
             Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
@@ -534,7 +534,7 @@ BLOCKS = {
     "pilot-shallow-seeds": Table(
         {"s": f"{COEX}/pilot-shallow-200s/seeds/screen_runs.csv"}, ["point", "bbr_a_fair"], [
             (["20 ms, 0.5 BDP", label], {"src": "s", "config": cfg, "scenario": "c0.5"})
-            for cfg, label in (("fair", "the default (0.10.11)"),
+            for cfg, label in (("fair", "the default before 0.11.0 (0.10.11)"),
                                ("sh7", HI_SHALLOW_CFG["sh7"]))], [
             Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -547,7 +547,7 @@ BLOCKS = {
             for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
                              ("f", "1 / 4, 20 ms"))
             for b in ("0.5", "2", "20")
-            for src, cfg, label in (("m", "v090", "0.9.0 (the defaults' algorithm)"),
+            for src, cfg, label in (("m", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
                                     ("p", "sh7", HI_SHALLOW_CFG["sh7"]))], [
             Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
             Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -565,7 +565,7 @@ BLOCKS = {
               "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
                                     ("p", "drop", "bound dropped at a drained dip"))]),
     "pilot-pace-cubic": cubic_pilot(
         {"p2": f"{COEX}/pilot-pace-200s/cubic-0102/screen_runs.csv",
@@ -574,7 +574,7 @@ BLOCKS = {
             for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
                               ("c2", "20 ms, 2 BDP"), ("d0.5", "50 ms, 0.5 BDP"),
                               ("d1", "50 ms, 1 BDP"), ("d2", "50 ms, 2 BDP"))
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm)"),
+            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
                                     ("p2", "pace0", "cwnd target only (0)"),
                                     ("p5", "f30", "allowance, cut at 30 ms (2)"),
                                     ("p5", "f60", "allowance, cut at 60 ms (2)"))]),

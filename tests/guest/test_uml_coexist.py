@@ -30,6 +30,28 @@ def fair_events(run_dir, dport=5201):
     return [((e["t_us"] - out[0]["t_us"]) / 1e6, e) for e in out]
 
 
+def probe_rtt_starts(events):
+    """When each PROBE_RTT began, at the latest: the first event in mode 3 after one that
+    was not, or, for a PROBE_RTT that began and ended between two events (events come once
+    per round, and a round can outlast the dip), the earlier of two PROBE_BW events
+    between which min_rtt rose: min_rtt rises only when its 10 s filter expires, and that
+    is when BBR enters PROBE_RTT."""
+    starts = []
+    for (ta, a), (tb, b) in zip(events, events[1:]):
+        if a["mode"] != 3 and b["mode"] == 3:
+            starts.append(tb)
+        elif a["mode"] != 3 and b["mode"] != 3 and b["min_rtt_us"] > a["min_rtt_us"]:
+            starts.append(ta)
+    return starts
+
+
+def test_probe_rtt_starts_sees_dips_between_events():
+    ev = [(t, {"mode": m, "min_rtt_us": r}) for t, m, r in
+          [(1.0, 2, 20000), (2.0, 3, 20000), (2.3, 2, 20000), (9.9, 2, 20000),
+           (10.6, 2, 300000), (20.4, 2, 300000), (20.5, 3, 300000), (20.8, 2, 300000)]]
+    assert probe_rtt_starts(ev) == [2.0, 9.9, 20.5]
+
+
 def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
@@ -58,8 +80,7 @@ def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_tes
                           "--sample-ms", "0", "--seed", "1", *with_dips(dips))
     events = fair_events(out / "bbr_a_fair+cubic" / "run1")
     first = next((t for t, e in events if e["compete"]), None)
-    dips_at = [t for (_, a), (t, b) in zip(events, events[1:])
-               if a["mode"] != 3 and b["mode"] == 3]  # each PROBE_RTT's start
+    dips_at = probe_rtt_starts(events)
     assert first is not None and 9 < first < 35, (first, dips_at)
     # at the end of the dips-th PROBE_RTT, not before it
     assert len(dips_at) >= dips and dips_at[dips - 1] < first < dips_at[dips - 1] + 1, \
