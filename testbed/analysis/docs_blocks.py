@@ -557,6 +557,29 @@ BLOCKS = {
                                                         "flows' throughput")
         + ", computed against the mean of more-200s's cubic-alone runs at the point; bar: "
         "more-200s's cubic-against-cubic self-harm there, + 0.1"),
+    "pilot-shallow-wide": Table(
+        {**WIDE_SRC, "n": f"{WIDE}/pilot-shallow/wide-60s/screen_runs.csv",
+         "k": f"{WIDE}/pilot-shallow/flows-40s/screen_runs.csv"}, ["scenario", "config"], [
+            ([label, name], {"src": s, "config": c, "scenario": sc})
+            for src, sc, label, _ in WIDE_SCEN if src in ("r", "f") and sc != "m50-b2"
+            for s, c, name in ((src, "v091", "0.9.1 (the defaults' algorithm before 0.11.0)"),
+                               ("k" if src == "f" else "n", "v0110", "0.11.0"))], [
+            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+            Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+    "pilot-shallow-bbr": Table(
+        {**MORE200, "b": f"{COEX}/pilot-shallow-200s/vsbbr/screen_runs.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"20 ms, {b} BDP", name], {"src": s, "config": c, "scenario": f"c{b}"})
+            for b in ("0.5", "2", "20")
+            for s, c, name in (("m", "fairb090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+                               ("b", "fairb0110", "0.11.0"))], [
+            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
+        what=COEX_WHAT.split(", self-harm")[0].replace("cubic's throughput", "bbr's "
+                                                        "throughput")
+        + ", computed against the mean of more-200s's bbr-alone runs at the point"),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
