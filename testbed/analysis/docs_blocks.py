@@ -144,9 +144,7 @@ def wide_table(scenarios, configs):
     return Table(WIDE_SRC, ["scenario", "config"], [
         ([label, WIDE_CFG[c]], {"src": src, "config": c, "scenario": sc})
         for src, sc, label, cfgs in scenarios for c in cfgs if c in configs], [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False)
+        *own_kind_cols()], seed_notes=False)
 
 
 def pkts_pilot(name, header, configs):
@@ -180,10 +178,10 @@ PACE_SCEN = [("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
              ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss")]
 
 HI_SHALLOW_SRC = {"o2": PACE_SRC["o2"], "g5": PACE_SRC["g5"],
-               "s": f"{WIDE}/pilot-shallow/own-01011/screen_runs.csv"}
+                  "s": f"{WIDE}/pilot-shallow/own-01011/screen_runs.csv"}
 HI_SHALLOW_CFG = {"def": PACE_CFG["def"], "f30": "allowance, cut at 30 ms (2, 0.10.5)",
-               "sh7": "allowance below 7 ms of queue, else 1 (0.10.11; 0.11.0's default)",
-               "sh9": "allowance below 9 ms of queue, else 1 (0.10.11)"}
+                  "sh7": "allowance below 7 ms of queue, else 1 (0.10.11; 0.11.0's default)",
+                  "sh9": "allowance below 9 ms of queue, else 1 (0.10.11)"}
 
 
 def _mean_text(vals):
@@ -226,18 +224,40 @@ harm_from_grid = harm_against(GRID200["g"])
 self_harm_bar = bar_against(GRID200["g"])
 
 
+V090 = "0.9.0 (the defaults' algorithm before 0.11.0)"
+
+
+def own_kind_cols():
+    """The columns of an own-kind table: runs, Jain, worst Jain, utilisation,
+    retransmissions, queue delay."""
+    return [Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+            Col("queue delay ms", "qdelay_mean_ms", 1)]
+
+
+def share_cols():
+    """The first columns of a table against another cc: runs, bbr_a_fair's share, Jain,
+    worst Jain."""
+    return [Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")]
+
+
+def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
+    """What a table whose harm is computed against the screen ref's references says."""
+    text = (COEX_WHAT.split(", self-harm")[0].replace("cubic's throughput", f"{whose} throughput")
+            + f", computed against the mean of {ref}'s {solo}-alone runs at the point")
+    return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
+
+
 def cubic_pilot(sources, rows):
     """A pilot against one cubic flow beside grid-200s's default runs: each row's share,
     Jain, worst Jain, its harm to cubic computed against grid-200s's cubic-alone runs,
     and the issue's bar there."""
     return Table({**sources, **GRID200}, ["point", "bbr_a_fair"], rows, [
-        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        *share_cols(),
         Col("harm to cubic (computed)", fn=harm_from_grid),
         Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
-        what=COEX_WHAT.split(", self-harm")[0] + ", computed against the mean of "
-        "grid-200s's cubic-alone runs at the point; bar: grid-200s's cubic-against-cubic "
-        "self-harm there, + 0.1")
+        what=computed_what("grid-200s"))
 
 
 AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
@@ -357,8 +377,7 @@ BLOCKS = {
                                     ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("2", "20")))
         for b in bufs for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
                                                 ("g", "UML, 6.1", cfgs[1]))], [
-        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
+        *share_cols()],
         what=COEX_WHAT.split("; harm")[0], seed_notes=False),
     "coexist-own-kind": screen_rows(O60, [
         ([label, s], {"src": "o", "config": cfg, "scenario": s})
@@ -430,8 +449,7 @@ BLOCKS = {
                                     ("p", "v082", "1 drained dip (0.8.2's build)"),
                                     ("p", "v082c2", "2 drained dips (0.8.2's build)"),
                                     ("g", "v090", "2 drained dips (0.9.0)"))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("harm to cubic", "harm", 2)],
         what=COEX_WHAT.split(", self-harm")[0] + " (-: the pilot's screen has no cubic alone "
         "to take it from)"),
@@ -447,8 +465,7 @@ BLOCKS = {
                                     ("p", "noavg", "0.10.0 without the average"),
                                     ("p", "noscale", "0.10.0 without the shrinking"))
             if src == "g" or sc in ("d0.5", "d1")], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("harm to cubic", "harm", 2)],
         what=COEX_WHAT.split(", self-harm")[0] + " (-: the pilot's screen has no cubic alone "
         "to take it from)"),
@@ -470,8 +487,7 @@ BLOCKS = {
                                                ("q", "cb200", "20 % (0.8.0's build)"),
                                                ("g", "v080", "30 % (0.8.0)"))))
             for src, cfg, label in rows], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
+            *share_cols()],
         what="mean +- 95 % CI half-width over the seeds (the first pilot's rows: 3 seeds on "
              "0.7.2's build; the others 5); share: of all flows' throughput",
         seed_notes=False),
@@ -490,17 +506,13 @@ BLOCKS = {
         ([where, PACE_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
         for sc, where in PACE_SCEN for src, cfg in PACE_PICKS
         if sc in ("b0.1", "b0.2") or src == "g5"], [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+        *own_kind_cols()], seed_notes=False),
     "pilot-shallow": Table(HI_SHALLOW_SRC, ["scenario", "config"], [
         ([where, HI_SHALLOW_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
         for sc, where in PACE_SCEN
         for src, cfg in (("o2", "def"), ("g5", "f30"), ("s", "sh7"), ("s", "sh9"))
         if src != "o2" or sc in ("b0.1", "b0.2")], [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+        *own_kind_cols()], seed_notes=False),
     "pilot-shallow-cubic": cubic_pilot(
         {"p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv",
          "s": f"{COEX}/pilot-shallow-200s/cubic/screen_runs.csv",
@@ -509,7 +521,7 @@ BLOCKS = {
              {"src": src, "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+            for src, cfg, label in (("g", "v090", V090),
                                     ("p5", "f30", HI_SHALLOW_CFG["f30"]),
                                     ("s", "sh7", HI_SHALLOW_CFG["sh7"]),
                                     ("d", "sh7", HI_SHALLOW_CFG["sh7"]),
@@ -527,8 +539,7 @@ BLOCKS = {
             for cfg, label in (("fair", "the default before 0.11.0 (0.10.11)"), ("sh7", HI_SHALLOW_CFG["sh7"]),
                                ("sh9", HI_SHALLOW_CFG["sh9"]))
             if src == "r" or cfg != "sh9"], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("utilisation", "utilization"), Col("harm to cubic", "harm", 2),
             Col("cubic's self-harm", "self_harm", 2)], what=COEX_WHAT),
     "pilot-shallow-seeds": Table(
@@ -536,8 +547,7 @@ BLOCKS = {
             (["20 ms, 0.5 BDP", label], {"src": "s", "config": cfg, "scenario": "c0.5"})
             for cfg, label in (("fair", "the default before 0.11.0 (0.10.11)"),
                                ("sh7", HI_SHALLOW_CFG["sh7"]))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("harm to cubic", "harm", 3), Col("worst harm", "harm", 3, extreme="max"),
             Col("cubic's self-harm", "self_harm", 3)], what=COEX_WHAT),
     "pilot-shallow-more": Table(
@@ -547,16 +557,12 @@ BLOCKS = {
             for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
                              ("f", "1 / 4, 20 ms"))
             for b in ("0.5", "2", "20")
-            for src, cfg, label in (("m", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+            for src, cfg, label in (("m", "v090", V090),
                                     ("p", "sh7", HI_SHALLOW_CFG["sh7"]))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
-        what=COEX_WHAT.split(", self-harm")[0].replace("cubic's throughput", "the cubic "
-                                                        "flows' throughput")
-        + ", computed against the mean of more-200s's cubic-alone runs at the point; bar: "
-        "more-200s's cubic-against-cubic self-harm there, + 0.1"),
+        what=computed_what("more-200s", "the cubic flows'")),
     "pilot-shallow-wide": Table(
         {**WIDE_SRC, "n": f"{WIDE}/pilot-shallow/wide-60s/screen_runs.csv",
          "k": f"{WIDE}/pilot-shallow/flows-40s/screen_runs.csv"}, ["scenario", "config"], [
@@ -564,22 +570,17 @@ BLOCKS = {
             for src, sc, label, _ in WIDE_SCEN if src in ("r", "f") and sc != "m50-b2"
             for s, c, name in ((src, "v091", "0.9.1 (the defaults' algorithm before 0.11.0)"),
                                ("k" if src == "f" else "n", "v0110", "0.11.0"))], [
-            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-            Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-            Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+            *own_kind_cols()], seed_notes=False),
     "pilot-shallow-bbr": Table(
         {**MORE200, "b": f"{COEX}/pilot-shallow-200s/vsbbr/screen_runs.csv"},
         ["point", "bbr_a_fair"], [
             ([f"20 ms, {b} BDP", name], {"src": s, "config": c, "scenario": f"c{b}"})
             for b in ("0.5", "2", "20")
-            for s, c, name in (("m", "fairb090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+            for s, c, name in (("m", "fairb090", V090),
                                ("b", "fairb0110", "0.11.0"))], [
-            Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
-            Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
-        what=COEX_WHAT.split(", self-harm")[0].replace("cubic's throughput", "bbr's "
-                                                        "throughput")
-        + ", computed against the mean of more-200s's bbr-alone runs at the point"),
+        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
@@ -588,7 +589,7 @@ BLOCKS = {
               "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+            for src, cfg, label in (("g", "v090", V090),
                                     ("p", "drop", "bound dropped at a drained dip"))]),
     "pilot-pace-cubic": cubic_pilot(
         {"p2": f"{COEX}/pilot-pace-200s/cubic-0102/screen_runs.csv",
@@ -597,16 +598,14 @@ BLOCKS = {
             for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("c1", "20 ms, 1 BDP"),
                               ("c2", "20 ms, 2 BDP"), ("d0.5", "50 ms, 0.5 BDP"),
                               ("d1", "50 ms, 1 BDP"), ("d2", "50 ms, 2 BDP"))
-            for src, cfg, label in (("g", "v090", "0.9.0 (the defaults' algorithm before 0.11.0)"),
+            for src, cfg, label in (("g", "v090", V090),
                                     ("p2", "pace0", "cwnd target only (0)"),
                                     ("p5", "f30", "allowance, cut at 30 ms (2)"),
                                     ("p5", "f60", "allowance, cut at 60 ms (2)"))]),
     "pilot-avg": Table(AVG_SRC, ["scenario", "config"], [
         ([where, AVG_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
         for sc, where, picks in AVG_ROWS for src, cfg in picks], [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-        Col("queue delay ms", "qdelay_mean_ms", 1)], seed_notes=False),
+        *own_kind_cols()], seed_notes=False),
     "pkts-scale-own-kind": Table(O60, ["scenario", "config"], [
         ([s, label], {"src": "o", "config": cfg, "scenario": s})
         for s in ("b0.1", "b0.5", "b5", "r20", "r100", "l6-b5")
