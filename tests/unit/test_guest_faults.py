@@ -77,7 +77,7 @@ def main_job(tree, tmp_path, backend, consoles):
                FAKE_CONSOLES=" ".join(str(CONSOLES / f"{c}.log") if c != "ok" else c for c in consoles))
     p = subprocess.run([str(root / "testbed" / "rtt_fairness.sh"), "--backend", backend, "--cc", "bbr",
                         "--duration", "3", "--warmup", "1", "--no-analysis", "--out", str(tmp_path / "out")],
-                       capture_output=True, text=True, env=env, timeout=120)
+                       capture_output=True, text=True, env=env, timeout=600)  # a cold cache builds here
     calls = int((tmp_path / "calls").read_text())
     return p, calls, tmp_path / "out" / "bbr" / "run1"
 
