@@ -90,8 +90,6 @@ BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
-BBR_PARAM(fair_calm_ms, 0, 0, 3600000,
-	  "bbr_a_fair: fair_cwnd_avg and fair_pkts_scale act only while no competitor is flagged, no loss-learned bound is in force and its last cut was at least this long ago (or never), ms; 0: whenever no competitor is flagged");
 
 /* bbr_a_fair's probe gains (fair_gains) */
 enum {
@@ -152,7 +150,6 @@ struct bbr_a_fair_params {
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
 	u32	hi_cut_us;
-	u32	calm_jiffies;
 	u16	compete_beta_pm;
 	u8	probe_hold;
 	u8	cwnd_probe;
@@ -235,7 +232,6 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_pace = bbr_param(fair_hi_pace);
 	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
-	p->calm_jiffies = msecs_to_jiffies(bbr_param(fair_calm_ms));
 }
 
 static __always_inline void
@@ -640,41 +636,17 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 }
 
 /*
- * May the options for many flows of its own kind (fair_cwnd_avg,
- * fair_pkts_scale) act? Not while a competitor is flagged, and, with
- * fair_calm_ms, not while a loss-learned bound is in force nor until that
- * long after its last cut: a loss-based flow in a shallow buffer, which the
- * competitor test does not find there (its queue drains at PROBE_RTT),
- * makes such cuts every few seconds, and sized by its own average rate and
- * a shrinking packet term the flow would give way to it. Many flows of its
- * own kind with these options keep the queue short of the buffer and do
- * not cut. hi_max is 0 until the first cut. The unsigned age of the cut
- * wraps after 2^32 jiffies; the options then wait fair_calm_ms again.
- */
-static __always_inline bool bbr_a_fair_calm(const struct bbr_a_fair_params *p,
-					    const struct bbr_a_fair_state *f)
-{
-	if (f->compete)
-		return false;
-	if (!p->calm_jiffies || !f->hi_max)
-		return true;
-	return !f->hi_valid &&
-	       (u32)(tcp_jiffies32 - f->hi_stamp) >= p->calm_jiffies;
-}
-
-/*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us). With fair_cwnd_avg and a last loss round that was
- * not lossy, bw is at most the recent average
+ * fair_pkts_scale_us). With fair_cwnd_avg, no competitor flagged and a
+ * last loss round that was not lossy, bw is at most the recent average
  * delivery rate: the max filter's excess over a flow's share, times its
  * min_rtt, would queue more packets for a long-RTT flow than for a short
  * one. A flow that loses at random delivers less in each recovery, the
  * longer its RTT the longer, and its average then understates its share.
- * Both options act only while bbr_a_fair_calm says so. Other states, and
- * both allowances 0, keep BBRv1's gain x BDP.
+ * Other states, and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -685,7 +657,6 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts, q;
 	u64 w, target, cut = 0, floor = 0;
-	bool calm;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
@@ -715,8 +686,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 			bw = model;
 		}
 	}
-	calm = (p->cwnd_avg || p->pkts_scale) && bbr_a_fair_calm(p, f);
-	if (p->cwnd_avg && calm && !f->lossy)
+	if (p->cwnd_avg && !f->compete && !f->lossy)
 		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = bbr->min_rtt_us;
 	if (p->cwnd_probe)
@@ -731,7 +701,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 */
 	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
 					      bbr->min_rtt_us);
-	if (p->pkts_scale && calm && q > p->pkts_scale_us)
+	if (p->pkts_scale && q > p->pkts_scale_us)
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
