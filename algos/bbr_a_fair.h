@@ -90,6 +90,8 @@ BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
+BBR_PARAM(fair_pkts_rate_us, 0, 0, 1000000,
+	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
 /* bbr_a_fair's probe gains (fair_gains) */
 enum {
@@ -150,6 +152,7 @@ struct bbr_a_fair_params {
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
 	u32	hi_cut_us;
+	u32	pkts_rate_us;
 	u16	compete_beta_pm;
 	u8	probe_hold;
 	u8	cwnd_probe;
@@ -232,6 +235,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_pace = bbr_param(fair_hi_pace);
 	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
+	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
 }
 
 static __always_inline void
@@ -640,7 +644,7 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us). With fair_cwnd_avg, no competitor flagged and a
+ * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow). With fair_cwnd_avg, no competitor flagged and a
  * last loss round that was not lossy, bw is at most the recent average
  * delivery rate: the max filter's excess over a flow's share, times its
  * min_rtt, would queue more packets for a long-RTT flow than for a short
@@ -703,6 +707,17 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 					      bbr->min_rtt_us);
 	if (p->pkts_scale && q > p->pkts_scale_us)
 		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
+	/*
+	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
+	 * its allowance in that time (one of many sharing the link) queues
+	 * the geometric mean of the two: N such flows keep a queue that grows
+	 * as sqrt(N), not N, and the allowance still pulls equal rates. A
+	 * flow against one loss-based competitor runs fast enough to keep
+	 * the whole allowance.
+	 */
+	if (p->pkts_rate_us)
+		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,
+					  BW_SCALE);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
 		target = max(target - min(target, cut), min(floor, target));

@@ -169,6 +169,40 @@ static inline u32 bbr_a_cbrt(u64 x)
 	return (u32)y;
 }
 
+/* floor(sqrt(x)), bit by bit: two bits of x per bit of the root. */
+static inline u32 bbr_a_isqrt(u64 x)
+{
+	u64 r = 0, b = 1ULL << 62;
+
+	while (b > x)
+		b >>= 2;
+	for (; b; b >>= 2) {
+		if (x >= r + b) {
+			x -= r + b;
+			r = (r >> 1) + b;
+		} else {
+			r >>= 1;
+		}
+	}
+	return (u32)r;
+}
+
+/*
+ * bbr_a_fair's packet allowance (fair_pkts_rate_us) for a flow that fills
+ * own packets (in 1/2^shift) in that time at its bw: pkts while own covers
+ * them, else their geometric mean, floor(sqrt(pkts x own)). At equal rates
+ * flows still get equal allowances, and allowance / rate still falls as the
+ * rate grows, so the flows' pull to equal rates stays; the queue a slow flow
+ * keeps for it, allowance / rate, grows as 1 / sqrt(rate) instead of
+ * 1 / rate. pkts at most 2^20 and shift at most 32 keep the product in u64.
+ */
+static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
+{
+	if (own >= (u64)pkts << shift)
+		return pkts;
+	return bbr_a_isqrt((u64)pkts * own >> shift);
+}
+
 #define BBR_A_CUBIC_SCALE	16	/* fractions of K in 1/2^16 */
 #define BBR_A_CUBIC_MAX_K	3	/* the bound grows for at most 4 K */
 

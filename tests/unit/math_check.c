@@ -9,6 +9,8 @@
  *                   rtt_max and whether a window restarts
  *   scale           then lines "W MUL DIV"; prints floor(W * MUL / DIV)
  *   cbrt            then lines "X"; prints floor(cbrt(X))
+ *   isqrt           then lines "X"; prints floor(sqrt(X))
+ *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
  *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
@@ -134,6 +136,25 @@ int main(int argc, char **argv)
 			printf("%" PRIu32 "\n", bbr_a_cbrt(x));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "isqrt")) {
+		uint64_t x;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu64, &x) == 1)
+			printf("%" PRIu32 "\n", bbr_a_isqrt(x));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "pktsrate")) {
+		uint64_t own;
+		uint32_t pkts, shift;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu64 " %" SCNu32,
+			      &pkts, &own, &shift) == 3)
+			printf("%" PRIu32 "\n",
+			       bbr_a_pkts_by_rate(pkts, own, shift));
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "cubic")) {
 		uint32_t x, t, k, b;
 
@@ -193,6 +214,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | cubic | reno | continue | compete SET CLEAR | short\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | cubic | reno | continue | compete SET CLEAR | short\n");
 	return 2;
 }

@@ -10,6 +10,7 @@
 - The overflow-free scaling of DA-BBR's BDP: bw x min_rtt x rtt overflowed 64 bits.
 """
 import pathlib
+import math
 import random
 import shutil
 import subprocess
@@ -200,6 +201,30 @@ def test_cbrt_is_the_floor_cube_root(build):
         return y
     got = run(build(), "cbrt", stdin="".join(f"{x}\n" for x in xs))
     assert got == [str(icbrt(x)) for x in xs]
+
+
+def test_isqrt_is_the_floor_square_root(build):
+    rng = random.Random(5)
+    xs = [0, 1, 2, 3, 4, 5, 8, 9, 10, 2**62, 2**63, 2**64 - 1]
+    xs += [n * n + d for n in (2**32 - 1, 2**31, 1000, 65535) for d in (-1, 0, 1)]
+    xs += [rng.randint(0, 2**64 - 1) for _ in range(20000)] + list(range(2000))
+    got = run(build(), "isqrt", stdin="".join(f"{x}\n" for x in xs))
+    assert got == [str(math.isqrt(x)) for x in xs]
+
+
+def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
+    shift = 24
+    cases = [(32, 32 << shift), (32, 40 << shift), (32, 8 << shift),  # covered, covered, sqrt(256)
+             (32, (8 << shift) - 1), (32, 0), (0, 5 << shift), (10000, 1), (2**20, (2**20 << shift) - 1)]
+    rng = random.Random(9)
+    cases += [(rng.randint(0, 10000), rng.randint(0, 10001 << shift), shift) [:2] for _ in range(5000)]
+    got = run(build(), "pktsrate", stdin="".join(f"{p} {o} {shift}\n" for p, o in cases))
+    want = [str(p if o >= p << shift else math.isqrt(p * o >> shift)) for p, o in cases]
+    assert got == want
+    # a flow that sends 8 packets in the time (about 5 Mbit/s of 1448-byte packets for 20 ms,
+    # one of 20 on 100 Mbit/s) keeps half of 32; one that sends 32 or more keeps all
+    assert got[2] == "16"
+    assert got[0] == "32" and got[1] == "32"
 
 
 def test_cubic_bound_follows_cubics_law(build):
