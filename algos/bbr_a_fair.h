@@ -83,8 +83,8 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 0, 0, 1,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter");
+BBR_PARAM(fair_cwnd_avg, 0, 0, 2,
+	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
@@ -644,12 +644,14 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow). With fair_cwnd_avg, no competitor flagged and a
- * last loss round that was not lossy, bw is at most the recent average
- * delivery rate: the max filter's excess over a flow's share, times its
- * min_rtt, would queue more packets for a long-RTT flow than for a short
- * one. A flow that loses at random delivers less in each recovery, the
- * longer its RTT the longer, and its average then understates its share.
+ * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow).
+ * With fair_cwnd_avg, no competitor flagged and a last loss round that was
+ * not lossy, bw is at most the recent average delivery rate: the max
+ * filter's excess over a flow's share, times its min_rtt, would queue more
+ * packets for a long-RTT flow than for a short one (value 2: only as far
+ * as the flow is slow, bbr_a_short_slow). A flow that loses at random
+ * delivers less in each recovery, the longer its RTT the longer, and its
+ * average then understates its share.
  * Other states, and both allowances 0, keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
@@ -690,8 +692,15 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 			bw = model;
 		}
 	}
-	if (p->cwnd_avg && !f->compete && !f->lossy)
-		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
+	if (p->cwnd_avg && !f->compete && !f->lossy) {
+		u32 d = f->bw_short;
+
+		/* value 2: a fast flow keeps the max filter's headroom */
+		if (p->cwnd_avg == 2)
+			d = bbr_a_short_slow(d, (u64)bw * p->pkts_rate_us,
+					     p->cwnd_pkts, BW_SCALE);
+		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), d));
+	}
 	w = bbr->min_rtt_us;
 	if (p->cwnd_probe)
 		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;

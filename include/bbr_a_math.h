@@ -337,6 +337,21 @@ static inline u32 bbr_a_short_next(u32 d, u64 sample, u32 max)
 	return (7 * d + s + 4) / 8;
 }
 
+/*
+ * The part of the shortfall d (bbr_a_short_next) that fair_cwnd_avg=2 takes
+ * off bw: d in proportion to how far own (the packets the flow sends in
+ * fair_pkts_rate_us, in 1/2^shift) falls short of pkts, none once it fills
+ * them. pkts at most 2^20 and shift at most 32.
+ */
+static inline u32 bbr_a_short_slow(u32 d, u64 own, u32 pkts, u32 shift)
+{
+	u64 full = (u64)pkts << shift;
+
+	if (own >= full)
+		return 0;
+	return (u32)bbr_a_div_u64((full - own) * d >> shift, pkts);
+}
+
 /* bw less the shortfall d (bbr_a_short_next). */
 static inline u32 bbr_a_short_bw(u32 bw, u32 d)
 {

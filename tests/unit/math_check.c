@@ -11,6 +11,8 @@
  *   cbrt            then lines "X"; prints floor(cbrt(X))
  *   isqrt           then lines "X"; prints floor(sqrt(X))
  *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
+ *   shortslow       then lines "D OWN PKTS SHIFT"; prints the shortfall
+ *                   a slow flow takes
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
  *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
@@ -155,6 +157,17 @@ int main(int argc, char **argv)
 			       bbr_a_pkts_by_rate(pkts, own, shift));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "shortslow")) {
+		uint64_t own;
+		uint32_t d, pkts, shift;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu64 " %" SCNu32 " %" SCNu32,
+			      &d, &own, &pkts, &shift) == 4)
+			printf("%" PRIu32 "\n",
+			       bbr_a_short_slow(d, own, pkts, shift));
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "cubic")) {
 		uint32_t x, t, k, b;
 
@@ -214,6 +227,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | cubic | reno | continue | compete SET CLEAR | short\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | short\n");
 	return 2;
 }

@@ -227,6 +227,19 @@ def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     assert got[0] == "32" and got[1] == "32"
 
 
+def test_a_slow_flow_takes_the_shortfall_in_proportion(build):
+    shift = 24
+    cases = [(1000, 0, 32), (1000, 32 << shift, 32), (1000, 40 << shift, 32), (1000, 8 << shift, 32),
+             (1023, 16 << shift, 32), (0, 1, 32), (1023, 0, 0), (1023, 1, 2**20)]
+    rng = random.Random(11)
+    cases += [(rng.randint(0, 1023), rng.randint(0, 2**20 << shift), rng.randint(0, 2**20)) for _ in range(5000)]
+    got = run(build(), "shortslow", stdin="".join(f"{d} {o} {p} {shift}\n" for d, o, p in cases))
+    want = [str(0 if o >= p << shift else (((p << shift) - o) * d >> shift) // p) for d, o, p in cases]
+    assert got == want
+    # all of it with no rate, none once the flow fills its allowance, three quarters at a quarter
+    assert got[:4] == ["1000", "0", "0", "750"]
+
+
 def test_cubic_bound_follows_cubics_law(build):
     """x_max (1 - beta (1 - t/K)^3): 0.7 x_max at t = 0, x_max at K, 1.3 x_max at 2 K,
     9.1 x_max at 4 K, expired (0) after it; within 0.1 % (+1) of the real-valued law everywhere else."""
