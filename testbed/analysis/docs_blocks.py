@@ -198,6 +198,27 @@ def _ref_mean(path, good, metric):
     return sum(xs) / len(xs) if xs else None
 
 
+SLOW = f"{WIDE}/pilot-slow"
+SLOW_SRC = {"c1": f"{SLOW}/m10-calm/screen_runs.csv", "r2": f"{SLOW}/m10-rate/screen_runs.csv",
+            "s3": f"{SLOW}/m10-slow/screen_runs.csv", "l3": f"{SLOW}/m10-90s/screen_runs.csv",
+            "o3": f"{SLOW}/own-30s/screen_runs.csv", "w3": f"{SLOW}/wide-60s/screen_runs.csv",
+            "f3": f"{SLOW}/m50-90s/screen_runs.csv"}
+SLOW_COEX = f"{COEX}/pilot-slow-200s"
+SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3, as 0.11.0)",
+            "avg": "average, packets shrink past 10 ms, ungated (0.11.1)",
+            "calm1": "the same while no bound is in force (fair_calm_ms=1, 0.11.1)",
+            "calm3": "the same 3 s after the bound (fair_calm_ms=3000, 0.11.1)",
+            "calm10": "the same 10 s after the last cut (0.11.1)",
+            "calm30": "the same 30 s after the last cut (0.11.1)",
+            "rate10": "packets by rate, 10 ms (0.11.2)", "rate20": "packets by rate, 20 ms (0.11.2)",
+            "rate40": "packets by rate, 40 ms (0.11.2)", "avg2": "average (0.11.2)",
+            "avgr10": "average, packets by rate, 10 ms (0.11.2)",
+            "avgr20": "average, packets by rate, 20 ms (0.11.2)",
+            "slow10": "average for a slow flow, packets by rate, 10 ms (0.11.3)",
+            "slow15": "average for a slow flow, packets by rate, 15 ms (0.11.3)",
+            "slow20": "average for a slow flow, packets by rate, 20 ms (0.11.3)"}
+
+
 def harm_against(path, incumbent="tput1"):
     """A cell function: a pilot's harm to its incumbent, from the mean cubic-alone
     throughput of the screen at path at the runs' scenario, (x_solo - x_with) / x_solo
@@ -581,6 +602,65 @@ BLOCKS = {
             *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
         what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+    "pilot-slow": Table(SLOW_SRC, ["scenario", "config"], [
+        ([where, label], {"src": src, "config": cfg,
+                          "scenario": "m50-b2" if where.startswith("50") else "m10-b2"})
+        for where, runs in (
+            ("10 flows per class, 10 vs 60 ms, 2 BDP, 40 s", [
+                ("r2", "v0112", SLOW_CFG["v0112"]), ("c1", "avg", SLOW_CFG["avg"]),
+                ("c1", "calm1", SLOW_CFG["calm1"]), ("c1", "calm10", SLOW_CFG["calm10"]),
+                ("c1", "calm30", SLOW_CFG["calm30"]), ("r2", "rate10", SLOW_CFG["rate10"]),
+                ("r2", "rate20", SLOW_CFG["rate20"]), ("r2", "rate40", SLOW_CFG["rate40"]),
+                ("r2", "avg", SLOW_CFG["avg2"]), ("r2", "avgr10", SLOW_CFG["avgr10"]),
+                ("r2", "avgr20", SLOW_CFG["avgr20"]), ("s3", "slow10", SLOW_CFG["slow10"]),
+                ("s3", "slow20", SLOW_CFG["slow20"])]),
+            ("10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", [
+                ("l3", "v0113", SLOW_CFG["v0113"]), ("l3", "slow10", SLOW_CFG["slow10"]),
+                ("l3", "slow15", SLOW_CFG["slow15"])]),
+            ("50 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", [
+                ("f3", "v0113", SLOW_CFG["v0113"]), ("f3", "slow10", SLOW_CFG["slow10"])]))
+        for src, cfg, label in runs], [
+        *own_kind_cols()], seed_notes=False),
+    "pilot-slow-own": Table(SLOW_SRC, ["scenario", "config"], [
+        ([where, SLOW_CFG[cfg]], {"src": "o3", "config": cfg, "scenario": sc})
+        for sc, where in PACE_SCEN for cfg in ("v0113", "slow10")], [
+        *own_kind_cols()], seed_notes=False),
+    "pilot-slow-wide": Table(
+        {**SLOW_SRC, "n": f"{WIDE}/pilot-shallow/wide-60s/screen_runs.csv"},
+        ["scenario", "config"], [
+            ([label, name], {"src": s, "config": c, "scenario": sc})
+            for src, sc, label, _ in WIDE_SCEN if src == "r"
+            for s, c, name in (("n", "v0110", "0.11.0"), ("w3", "slow10", SLOW_CFG["slow10"]),
+                               ("w3", "slow15", SLOW_CFG["slow15"]))], [
+            *own_kind_cols()], seed_notes=False),
+    "pilot-slow-cubic": cubic_pilot(
+        {"k1": f"{SLOW_COEX}/calm/screen_runs.csv", "k2": f"{SLOW_COEX}/rate/screen_runs.csv",
+         "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv"}, [
+            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
+             {"src": src, "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
+                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for src, cfg, label in (("g", "v090", V090), ("k2", "v0112", SLOW_CFG["v0112"]),
+                                    ("k1", "calm1", SLOW_CFG["calm1"]),
+                                    ("k2", "rate10", SLOW_CFG["rate10"]),
+                                    ("k2", "avgr10", SLOW_CFG["avgr10"]),
+                                    ("k3", "slow10", SLOW_CFG["slow10"]),
+                                    ("k4", "slow10", SLOW_CFG["slow10"]))
+            if src == "g" or (src == "k4") == (float(sc[1:]) >= 2)]),
+    "pilot-slow-more": Table(
+        {**MORE200, "p": f"{COEX}/pilot-shallow-200s/more/screen_runs.csv",
+         "k5": f"{SLOW_COEX}/slow-more/screen_runs.csv"},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            ([where, b, label], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                             ("f", "1 / 4, 20 ms"))
+            for b in ("0.5", "2", "20")
+            for src, cfg, label in (("p", "sh7", HI_SHALLOW_CFG["sh7"]),
+                                    ("k5", "slow10", SLOW_CFG["slow10"]))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
+        what=computed_what("more-200s", "the cubic flows'")),
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
