@@ -12,13 +12,18 @@
  *    fair_cwnd_pkts, the same queueing time and the same number of queued
  *    packets for every flow. With the packet term each flow queues
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
- *    at the same x (Vegas' equilibrium). Two options for many flows of its
- *    own kind, off by default (against CUBIC in shallow buffers they cost
- *    bbr_a_fair its share): bw there may be the flow's average delivery
- *    rate (fair_cwnd_avg) rather than the max filter, whose excess over the
- *    rate times min_rtt favours long flows; and the packet term may shrink
+ *    at the same x (Vegas' equilibrium). Options for many flows of its
+ *    own kind, off by default: bw there may be the flow's average delivery
+ *    rate (fair_cwnd_avg=1) rather than the max filter, whose excess over
+ *    the rate times min_rtt favours long flows; the packet term may shrink
  *    as the shared queue grows (fair_pkts_scale), so that the flows'
- *    allowances do not fill the buffer;
+ *    allowances do not fill the buffer (against CUBIC in shallow buffers
+ *    these two cost bbr_a_fair its share); or, for a slow flow only (one
+ *    whose bw sends fewer than fair_cwnd_pkts packets in
+ *    fair_pkts_rate_us), the packet term may be the geometric mean of the
+ *    two and the average rate size the target in part (fair_cwnd_avg=2),
+ *    which leaves a flow as fast as one of two as it is, but costs wide
+ *    RTT ratios some of their fairness;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
