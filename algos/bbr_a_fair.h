@@ -22,8 +22,9 @@
  *    whose bw sends fewer than fair_cwnd_pkts packets in
  *    fair_pkts_rate_us), the packet term may be the geometric mean of the
  *    two and the average rate size the target in part (fair_cwnd_avg=2),
- *    which leaves a flow as fast as one of two as it is, but costs wide
- *    RTT ratios some of their fairness;
+ *    which leaves a flow that fills its allowance in that time unchanged
+ *    (one of two on a 100 Mbit/s link does), but costs wide RTT ratios
+ *    some of their fairness;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -89,7 +90,7 @@ BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
 BBR_PARAM(fair_cwnd_avg, 0, 0, 2,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us");
+	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1)");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
@@ -725,9 +726,13 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
 	 * its allowance in that time (one of many sharing the link) queues
 	 * the geometric mean of the two: N such flows keep a queue that grows
-	 * as sqrt(N), not N, and the allowance still pulls equal rates. A
-	 * flow against one loss-based competitor runs fast enough to keep
-	 * the whole allowance.
+	 * as sqrt(N), not N, and the allowance still pulls equal rates. One
+	 * flow against one loss-based competitor keeps the whole allowance
+	 * where its rate fills it in that time (10 ms: above about
+	 * 37 Mbit/s of 1448-byte packets); on slower links it too counts as
+	 * slow. This test uses the bw after fair_cwnd_avg and the allowance
+	 * after fair_pkts_scale; bbr_a_short_slow's, the bw before the
+	 * average and fair_cwnd_pkts itself.
 	 */
 	if (p->pkts_rate_us)
 		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,

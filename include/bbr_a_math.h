@@ -194,7 +194,8 @@ static inline u32 bbr_a_isqrt(u64 x)
  * flows still get equal allowances, and allowance / rate still falls as the
  * rate grows, so the flows' pull to equal rates stays; the queue a slow flow
  * keeps for it, allowance / rate, grows as 1 / sqrt(rate) instead of
- * 1 / rate. pkts at most 2^20 and shift at most 32 keep the product in u64.
+ * 1 / rate. pkts^2 << shift must fit in u64 (the product below is less):
+ * fair_cwnd_pkts, at most 10000, with BW_SCALE's 24 does.
  */
 static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
 {
@@ -341,7 +342,8 @@ static inline u32 bbr_a_short_next(u32 d, u64 sample, u32 max)
  * The part of the shortfall d (bbr_a_short_next) that fair_cwnd_avg=2 takes
  * off bw: d in proportion to how far own (the packets the flow sends in
  * fair_pkts_rate_us, in 1/2^shift) falls short of pkts, none once it fills
- * them. pkts at most 2^20 and shift at most 32.
+ * them. (full - own) x d stays in u64 for pkts at most 2^20, shift at most
+ * 32 and d below BBR_A_SHORT_ONE, as bw_short is.
  */
 static inline u32 bbr_a_short_slow(u32 d, u64 own, u32 pkts, u32 shift)
 {

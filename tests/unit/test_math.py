@@ -9,8 +9,8 @@
   to about 1 and rtt_max - min_rtt could fall to a microsecond).
 - The overflow-free scaling of DA-BBR's BDP: bw x min_rtt x rtt overflowed 64 bits.
 """
-import pathlib
 import math
+import pathlib
 import random
 import shutil
 import subprocess
@@ -217,7 +217,9 @@ def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     cases = [(32, 32 << shift), (32, 40 << shift), (32, 8 << shift),  # covered, covered, sqrt(256)
              (32, (8 << shift) - 1), (32, 0), (0, 5 << shift), (10000, 1), (2**20, (2**20 << shift) - 1)]
     rng = random.Random(9)
-    cases += [(rng.randint(0, 10000), rng.randint(0, 10001 << shift), shift) [:2] for _ in range(5000)]
+    cases += [(rng.randint(0, 10000), rng.randint(0, 10001 << shift)) for _ in range(5000)]
+    # at fair_cwnd_pkts' limit, just short of filling it: the largest product the module makes
+    cases += [(10000, (10000 << shift) - d) for d in (1, 2**20, 2**30)]
     got = run(build(), "pktsrate", stdin="".join(f"{p} {o} {shift}\n" for p, o in cases))
     want = [str(p if o >= p << shift else math.isqrt(p * o >> shift)) for p, o in cases]
     assert got == want
