@@ -202,7 +202,8 @@ SLOW = f"{WIDE}/pilot-slow"
 SLOW_SRC = {"c1": f"{SLOW}/m10-calm/screen_runs.csv", "r2": f"{SLOW}/m10-rate/screen_runs.csv",
             "s3": f"{SLOW}/m10-slow/screen_runs.csv", "l3": f"{SLOW}/m10-90s/screen_runs.csv",
             "o3": f"{SLOW}/own-30s/screen_runs.csv", "w3": f"{SLOW}/wide-60s/screen_runs.csv",
-            "f3": f"{SLOW}/m50-90s/screen_runs.csv"}
+            "f3": f"{SLOW}/m50-90s/screen_runs.csv", "h3": f"{SLOW}/rate200-30s/screen_runs.csv",
+            "g3": f"{SLOW}/rate1000-30s/screen_runs.csv", "e3": f"{SLOW}/late-60s/eval.csv"}
 SLOW_COEX = f"{COEX}/pilot-slow-200s"
 SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3, as 0.11.0)",
             "avg": "average, packets shrink past 10 ms, ungated (0.11.1)",
@@ -218,6 +219,17 @@ SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3,
             "slow15": "average for a slow flow, packets by rate, 15 ms (0.11.3)",
             "slow20": "average for a slow flow, packets by rate, 20 ms (0.11.3)"}
 
+
+# the late-join evaluation's points and columns (testbed/scenarios/late-join.ini)
+LATE_POINTS = (("long-joins", "50 ms joins 10 ms at 15 s"),
+               ("short-joins", "10 ms joins 50 ms at 15 s"))
+LATE_COLS = [Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
+             Col("to 95 % s", "conv95_first_s", 1), Col("Jain 30..59 s", "jain"),
+             Col("worst Jain", "jain", extreme="min"), Col("Jain, 2 s windows", "jain_win_mean"),
+             Col("worst window", "jain_win_min")]
+LATE_WHAT = ("mean +- 95 % CI half-width over the seeds; convergence: from the join until the "
+             "newcomer first holds that share of its fair share over a 1 s window; Jain over "
+             "the measured 30..59 s, and over 2 s windows after the join")
 
 def harm_against(path, incumbent="tput1"):
     """A cell function: a pilot's harm to its incumbent, from the mean cubic-alone
@@ -425,17 +437,8 @@ BLOCKS = {
     "wide-rtt": wide_table(WIDE_SCEN, WIDE_CFG),
     "wide-late-join": Table({"e": f"{WIDE}/late-60s/eval.csv"}, ["newcomer", "cc"], [
         ([who, WIDE_CFG[c]], {"src": "e", "config": c, "scenario": pt})
-        for pt, who in (("long-joins", "50 ms joins 10 ms at 15 s"),
-                        ("short-joins", "10 ms joins 50 ms at 15 s"))
-        for c in ("v091", "v081", "bbr")], [
-        Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
-        Col("to 95 % s", "conv95_first_s", 1), Col("Jain 30..59 s", "jain"),
-        Col("worst Jain", "jain", extreme="min"), Col("Jain, 2 s windows", "jain_win_mean"),
-        Col("worst window", "jain_win_min")],
-        what="mean +- 95 % CI half-width over the seeds; convergence: from the join until the "
-             "newcomer first holds that share of its fair share over a 1 s window; Jain over "
-             "the measured 30..59 s, and over 2 s windows after the join",
-        seed_notes=False),
+        for pt, who in LATE_POINTS
+        for c in ("v091", "v081", "bbr")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
     "coexist-leave": Table({"e": f"{COEX}/leave-90s/eval.csv"}, ["who leaves", "cc"], [
         ([who, label], {"src": "e", "config": c, "scenario": pt})
         for pt, who in (("cubic-leaves", "cubic"), ("own-leaves", "its own kind"))
@@ -633,6 +636,16 @@ BLOCKS = {
             for s, c, name in (("n", "v0110", "0.11.0"), ("w3", "slow10", SLOW_CFG["slow10"]),
                                ("w3", "slow15", SLOW_CFG["slow15"]))], [
             *own_kind_cols()], seed_notes=False),
+    "pilot-slow-rates": Table(SLOW_SRC, ["scenario", "config"], [
+        ([where, SLOW_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+        for src, sc, where in (("h3", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP"),
+                               ("g3", "g2", "10 vs 50 ms, 1 Gbit/s, 2 BDP"))
+        for cfg in ("v0113", "slow10")], [
+        *own_kind_cols()], seed_notes=False),
+    "pilot-slow-late": Table(SLOW_SRC, ["newcomer", "config"], [
+        ([who, SLOW_CFG[c]], {"src": "e3", "config": c, "scenario": pt})
+        for pt, who in LATE_POINTS
+        for c in ("v0113", "slow10")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
     "pilot-slow-cubic": cubic_pilot(
         {"k1": f"{SLOW_COEX}/calm/screen_runs.csv", "k2": f"{SLOW_COEX}/rate/screen_runs.csv",
          "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv"}, [
