@@ -203,7 +203,8 @@ SLOW_SRC = {"c1": f"{SLOW}/m10-calm/screen_runs.csv", "r2": f"{SLOW}/m10-rate/sc
             "s3": f"{SLOW}/m10-slow/screen_runs.csv", "l3": f"{SLOW}/m10-90s/screen_runs.csv",
             "o3": f"{SLOW}/own-30s/screen_runs.csv", "w3": f"{SLOW}/wide-60s/screen_runs.csv",
             "f3": f"{SLOW}/m50-90s/screen_runs.csv", "h3": f"{SLOW}/rate200-30s/screen_runs.csv",
-            "g3": f"{SLOW}/rate1000-30s/screen_runs.csv", "e3": f"{SLOW}/late-60s/eval.csv"}
+            "g3": f"{SLOW}/rate1000-30s/screen_runs.csv", "e3": f"{SLOW}/late-60s/eval.csv",
+            "t3": f"{SLOW}/t12-m10-90s/screen_runs.csv", "u3": f"{SLOW}/t12-wide-60s/screen_runs.csv"}
 SLOW_COEX = f"{COEX}/pilot-slow-200s"
 SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3, as 0.11.0)",
             "avg": "average, packets shrink past 10 ms, ungated (0.11.1)",
@@ -216,6 +217,7 @@ SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3,
             "avgr10": "average, packets by rate, 10 ms (0.11.2)",
             "avgr20": "average, packets by rate, 20 ms (0.11.2)",
             "slow10": "average for a slow flow, packets by rate, 10 ms (0.11.3)",
+            "slow12": "average for a slow flow, packets by rate, 12 ms (0.11.3)",
             "slow15": "average for a slow flow, packets by rate, 15 ms (0.11.3)",
             "slow20": "average for a slow flow, packets by rate, 20 ms (0.11.3)"}
 
@@ -619,7 +621,7 @@ BLOCKS = {
                 ("s3", "slow20", SLOW_CFG["slow20"])]),
             ("10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", [
                 ("l3", "v0113", SLOW_CFG["v0113"]), ("l3", "slow10", SLOW_CFG["slow10"]),
-                ("l3", "slow15", SLOW_CFG["slow15"])]),
+                ("t3", "slow12", SLOW_CFG["slow12"]), ("l3", "slow15", SLOW_CFG["slow15"])]),
             ("50 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", [
                 ("f3", "v0113", SLOW_CFG["v0113"]), ("f3", "slow10", SLOW_CFG["slow10"])]))
         for src, cfg, label in runs], [
@@ -634,6 +636,7 @@ BLOCKS = {
             ([label, name], {"src": s, "config": c, "scenario": sc})
             for src, sc, label, _ in WIDE_SCEN if src == "r"
             for s, c, name in (("n", "v0110", "0.11.0"), ("w3", "slow10", SLOW_CFG["slow10"]),
+                               ("u3", "slow12", SLOW_CFG["slow12"]),
                                ("w3", "slow15", SLOW_CFG["slow15"]))], [
             *own_kind_cols()], seed_notes=False),
     "pilot-slow-rates": Table(SLOW_SRC, ["scenario", "config"], [
