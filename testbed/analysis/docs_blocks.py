@@ -651,7 +651,8 @@ BLOCKS = {
         for c in ("v0113", "slow10")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
     "pilot-slow-cubic": cubic_pilot(
         {"k1": f"{SLOW_COEX}/calm/screen_runs.csv", "k2": f"{SLOW_COEX}/rate/screen_runs.csv",
-         "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv"}, [
+         "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv",
+         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv"}, [
             ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
              {"src": src, "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
@@ -661,18 +662,22 @@ BLOCKS = {
                                     ("k2", "rate10", SLOW_CFG["rate10"]),
                                     ("k2", "avgr10", SLOW_CFG["avgr10"]),
                                     ("k3", "slow10", SLOW_CFG["slow10"]),
-                                    ("k4", "slow10", SLOW_CFG["slow10"]))
+                                    ("k4", "slow10", SLOW_CFG["slow10"]),
+                                    ("k6", "slow12", SLOW_CFG["slow12"]))
             if src == "g" or (src == "k4") == (float(sc[1:]) >= 2)]),
     "pilot-slow-more": Table(
         {**MORE200, "p": f"{COEX}/pilot-shallow-200s/more/screen_runs.csv",
-         "k5": f"{SLOW_COEX}/slow-more/screen_runs.csv"},
+         "k5": f"{SLOW_COEX}/slow-more/screen_runs.csv",
+         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv"},
         ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
             ([where, b, label], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
             for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
                              ("f", "1 / 4, 20 ms"))
             for b in ("0.5", "2", "20")
             for src, cfg, label in (("p", "sh7", HI_SHALLOW_CFG["sh7"]),
-                                    ("k5", "slow10", SLOW_CFG["slow10"]))], [
+                                    ("k5", "slow10", SLOW_CFG["slow10"]),
+                                    ("k6", "slow12", SLOW_CFG["slow12"]))
+            if src != "k6" or p == "f"], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
