@@ -204,7 +204,8 @@ SLOW_SRC = {"c1": f"{SLOW}/m10-calm/screen_runs.csv", "r2": f"{SLOW}/m10-rate/sc
             "o3": f"{SLOW}/own-30s/screen_runs.csv", "w3": f"{SLOW}/wide-60s/screen_runs.csv",
             "f3": f"{SLOW}/m50-90s/screen_runs.csv", "h3": f"{SLOW}/rate200-30s/screen_runs.csv",
             "g3": f"{SLOW}/rate1000-30s/screen_runs.csv", "e3": f"{SLOW}/late-60s/eval.csv",
-            "t3": f"{SLOW}/t12-m10-90s/screen_runs.csv", "u3": f"{SLOW}/t12-wide-60s/screen_runs.csv"}
+            "t3": f"{SLOW}/t12-m10-90s/screen_runs.csv", "u3": f"{SLOW}/t12-wide-60s/screen_runs.csv",
+            "p3": f"{SLOW}/t12-own-30s/screen_runs.csv"}
 SLOW_COEX = f"{COEX}/pilot-slow-200s"
 SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3, as 0.11.0)",
             "avg": "average, packets shrink past 10 ms, ungated (0.11.1)",
@@ -607,6 +608,30 @@ BLOCKS = {
             *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
         what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+    "rate50-cubic": Table(
+        {"h": f"{COEX}/rate50-200s/screen_runs.csv"}, ["point", "bbr_a_fair"], [
+            ([f"20 ms, 50 Mbit/s, {b} BDP", name], {"src": "h", "config": c, "scenario": f"h{b}"})
+            for b in ("0.5", "1", "5", "20")
+            for c, name in (("v0113", SLOW_CFG["v0113"]),
+                            ("slow12", "average for a slow flow, packets by rate, 12 ms "
+                                       "(0.11.3; 0.12.0's defaults)"))], [
+            *share_cols(),
+            Col("harm to cubic", fn=harm_against(f"{COEX}/rate50-200s/screen_runs.csv")),
+            Col("bar: cubic's self-harm + 0.1",
+                fn=bar_against(f"{COEX}/rate50-200s/screen_runs.csv"))],
+        what=COEX_WHAT.split(", self-harm")[0]
+        + "; bar: cubic's self-harm (cubic against cubic) at the point, + 0.1"),
+    "pilot-slow-bbr": Table(
+        {**MORE200, "b": f"{COEX}/pilot-shallow-200s/vsbbr/screen_runs.csv",
+         "k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"20 ms, {b} BDP", name], {"src": s, "config": c, "scenario": f"c{b}"})
+            for b in ("0.5", "2", "20")
+            for s, c, name in (("b", "fairb0110", "0.11.0"),
+                               ("k9", "slow12b", SLOW_CFG["slow12"]))], [
+            *share_cols(),
+            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
+        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
     "pilot-slow": Table(SLOW_SRC, ["scenario", "config"], [
         ([where, label], {"src": src, "config": cfg,
                           "scenario": "m50-b2" if where.startswith("50") else "m10-b2"})
@@ -627,8 +652,9 @@ BLOCKS = {
         for src, cfg, label in runs], [
         *own_kind_cols()], seed_notes=False),
     "pilot-slow-own": Table(SLOW_SRC, ["scenario", "config"], [
-        ([where, SLOW_CFG[cfg]], {"src": "o3", "config": cfg, "scenario": sc})
-        for sc, where in PACE_SCEN for cfg in ("v0113", "slow10")], [
+        ([where, SLOW_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in PACE_SCEN
+        for src, cfg in (("o3", "v0113"), ("o3", "slow10"), ("p3", "slow12"))], [
         *own_kind_cols()], seed_notes=False),
     "pilot-slow-wide": Table(
         {**SLOW_SRC, "n": f"{WIDE}/pilot-shallow/wide-60s/screen_runs.csv"},
@@ -652,9 +678,11 @@ BLOCKS = {
     "pilot-slow-cubic": cubic_pilot(
         {"k1": f"{SLOW_COEX}/calm/screen_runs.csv", "k2": f"{SLOW_COEX}/rate/screen_runs.csv",
          "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv",
-         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv"}, [
+         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
+         "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv"}, [
             ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
-             {"src": src, "config": cfg, "scenario": sc})
+             {"src": "k7" if src == "k6" and float(sc[1:]) >= 2 else src,
+              "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
             for src, cfg, label in (("g", "v090", V090), ("k2", "v0112", SLOW_CFG["v0112"]),
@@ -664,20 +692,21 @@ BLOCKS = {
                                     ("k3", "slow10", SLOW_CFG["slow10"]),
                                     ("k4", "slow10", SLOW_CFG["slow10"]),
                                     ("k6", "slow12", SLOW_CFG["slow12"]))
-            if src == "g" or (src == "k4") == (float(sc[1:]) >= 2)]),
+            if src in ("g", "k6") or (src == "k4") == (float(sc[1:]) >= 2)]),
     "pilot-slow-more": Table(
         {**MORE200, "p": f"{COEX}/pilot-shallow-200s/more/screen_runs.csv",
          "k5": f"{SLOW_COEX}/slow-more/screen_runs.csv",
-         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv"},
+         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
+         "k8": f"{SLOW_COEX}/slow12-more/screen_runs.csv"},
         ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
-            ([where, b, label], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+            ([where, b, label], {"src": "k8" if src == "k6" and p != "f" else src,
+                                 "config": cfg, "scenario": f"{p}{b}"})
             for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
                              ("f", "1 / 4, 20 ms"))
             for b in ("0.5", "2", "20")
             for src, cfg, label in (("p", "sh7", HI_SHALLOW_CFG["sh7"]),
                                     ("k5", "slow10", SLOW_CFG["slow10"]),
-                                    ("k6", "slow12", SLOW_CFG["slow12"]))
-            if src != "k6" or p == "f"], [
+                                    ("k6", "slow12", SLOW_CFG["slow12"]))], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
