@@ -12,19 +12,17 @@
  *    fair_cwnd_pkts, the same queueing time and the same number of queued
  *    packets for every flow. With the packet term each flow queues
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
- *    at the same x (Vegas' equilibrium). Options for many flows of its
- *    own kind, off by default: bw there may be the flow's average delivery
- *    rate (fair_cwnd_avg=1) rather than the max filter, whose excess over
- *    the rate times min_rtt favours long flows; the packet term may shrink
- *    as the shared queue grows (fair_pkts_scale), so that the flows'
- *    allowances do not fill the buffer (against CUBIC in shallow buffers
- *    these two cost bbr_a_fair its share); or, for a slow flow only (one
- *    whose bw sends fewer than fair_cwnd_pkts packets in
- *    fair_pkts_rate_us), the packet term may be the geometric mean of the
- *    two and the average rate size the target in part (fair_cwnd_avg=2),
- *    which leaves a flow that fills its allowance in that time unchanged
- *    (one of two on a 100 Mbit/s link does), but costs wide RTT ratios
- *    some of their fairness;
+ *    at the same x (Vegas' equilibrium). For many flows of its own kind:
+ *    a slow flow (one whose bw sends fewer than fair_cwnd_pkts packets in
+ *    fair_pkts_rate_us, as one of many does) queues the geometric mean of
+ *    the two instead, and its average delivery rate sizes the target in
+ *    part (fair_cwnd_avg=2), since the max filter's excess over the rate
+ *    times min_rtt adds up over many flows; a flow that fills its
+ *    allowance in that time (one of two on a 100 Mbit/s link) is
+ *    unchanged. Options, off by default: bw may be the average rate
+ *    whatever the flow's rate (fair_cwnd_avg=1), and the packet term may
+ *    shrink as the shared queue grows (fair_pkts_scale); against CUBIC in
+ *    shallow buffers these two cost bbr_a_fair its share;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -89,14 +87,14 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 0, 0, 2,
+BBR_PARAM(fair_cwnd_avg, 2, 0, 2,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1)");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
-BBR_PARAM(fair_pkts_rate_us, 0, 0, 1000000,
+BBR_PARAM(fair_pkts_rate_us, 12000, 0, 1000000,
 	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
 /* bbr_a_fair's probe gains (fair_gains) */
