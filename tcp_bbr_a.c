@@ -1526,12 +1526,14 @@ static __always_inline void bbr_hook_probe_rtt_enter(struct sock *sk,
 	}
 }
 
-/* The cwnd PROBE_RTT holds: 4 packets in BBRv1. */
+/* The cwnd PROBE_RTT holds: 4 packets in BBRv1, or the algorithm's. */
 static __always_inline u32 bbr_hook_probe_rtt_cwnd(struct sock *sk,
 						   const struct bbr_ctx *c,
 						   const enum bbr_algo algo)
 {
 	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_probe_rtt_cwnd(sk);
 	case BBR_ALGO_DA_BBR:
 		return da_bbr_probe_rtt_cwnd(sk, c);
 	default:

@@ -80,6 +80,8 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
+BBR_PARAM(fair_probe_rtt_pm, 0, 0, 750,
+	  "bbr_a_fair: PROBE_RTT holds inflight at this share of the flow's BDP (bw x the lower of min_rtt and the connection's lowest RTT), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -542,6 +544,27 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 */
 	if (was && !queued && e.compete_drop)
 		f->hi_valid = 0;
+}
+
+/*
+ * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
+ * flow's BDP rather than 4 packets. Below one BDP the flow's own queue
+ * still drains, so the dip's lowest RTT still shows what other flows keep,
+ * and the link is not left nearly idle for the dip's 200 ms. min_rtt has
+ * just been retaken with the queue in it (its filter expired), so the BDP
+ * is taken at the lower of it and the connection's lowest RTT. Read only
+ * in PROBE_RTT.
+ */
+static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 pm = bbr_param(fair_probe_rtt_pm);
+
+	if (!pm)
+		return bbr_cwnd_min_target;
+	return bbr_a_bdp_share(bbr_bw(sk),
+			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
+			       pm, BW_SCALE, bbr_cwnd_min_target);
 }
 
 /*

@@ -204,6 +204,22 @@ static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
 	return bbr_a_isqrt((u64)pkts * own >> shift);
 }
 
+/*
+ * pm thousandths of the packets a rate of bw (packets per us in 1/2^shift)
+ * sends in rtt_us, at least lo packets. bw x rtt_us fits in 64 bits; after
+ * the shift, with shift at least 24 (BW_SCALE), it is below 2^40, and times
+ * pm (at most 1000) below 2^50.
+ */
+static inline u32 bbr_a_bdp_share(u32 bw, u32 rtt_us, u32 pm, u32 shift,
+				  u32 lo)
+{
+	u64 w = bbr_a_div_u64(((u64)bw * rtt_us >> shift) * pm, 1000);
+
+	if (w < lo)
+		return lo;
+	return w > ~0U ? ~0U : (u32)w;
+}
+
 #define BBR_A_CUBIC_SCALE	16	/* fractions of K in 1/2^16 */
 #define BBR_A_CUBIC_MAX_K	3	/* the bound grows for at most 4 K */
 

@@ -11,6 +11,8 @@
  *   cbrt            then lines "X"; prints floor(cbrt(X))
  *   isqrt           then lines "X"; prints floor(sqrt(X))
  *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
+ *   bdpshare        then lines "BW RTT_US PM SHIFT LO"; prints the share
+ *                   of the BDP PROBE_RTT holds
  *   shortslow       then lines "D OWN PKTS SHIFT"; prints the shortfall
  *                   a slow flow takes
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
@@ -155,6 +157,16 @@ int main(int argc, char **argv)
 			      &pkts, &own, &shift) == 3)
 			printf("%" PRIu32 "\n",
 			       bbr_a_pkts_by_rate(pkts, own, shift));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "bdpshare")) {
+		uint32_t bw, rtt, pm, shift, lo;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32
+			      " %" SCNu32, &bw, &rtt, &pm, &shift, &lo) == 5)
+			printf("%" PRIu32 "\n",
+			       bbr_a_bdp_share(bw, rtt, pm, shift, lo));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "shortslow")) {

@@ -229,6 +229,25 @@ def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     assert got[0] == "32" and got[1] == "32"
 
 
+def test_probe_rtt_holds_its_share_of_the_bdp(build):
+    """bbr_a_bdp_share: floor(floor(bw x rtt / 2^shift) x pm / 1000), at least lo, at most
+    2^32 - 1, exact over the whole range of its inputs."""
+    shift = 24
+    cases = [(1 << shift >> 4, 16000, 500, shift, 4), (0, 20000, 500, shift, 4),
+             (2**32 - 1, 2**32 - 1, 1000, shift, 4), (2**32 - 1, 2**32 - 1, 1000, 32, 0),
+             (1 << shift, 3, 999, shift, 0)]
+    rng = random.Random(13)
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 1000),
+               rng.choice((24, 32)), rng.randint(0, 8)) for _ in range(5000)]
+    got = run(build(), "bdpshare", stdin="".join(" ".join(map(str, c)) + "\n" for c in cases))
+    want = [str(min(max(((b * r >> s) * pm) // 1000, lo), 2**32 - 1)) for b, r, pm, s, lo in cases]
+    assert got == want
+    # a sixteenth of a packet per us for 16 ms: a BDP of 1000 packets, half of it at 500
+    assert got[0] == "500"
+    # no rate: the floor; the largest inputs: above 2^32 packets, held at 2^32 - 1
+    assert got[1] == "4" and got[2] == str(2**32 - 1)
+
+
 def test_a_slow_flow_takes_the_shortfall_in_proportion(build):
     shift = 24
     cases = [(1000, 0, 32), (1000, 32 << shift, 32), (1000, 40 << shift, 32), (1000, 8 << shift, 32),
