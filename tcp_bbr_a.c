@@ -1533,7 +1533,7 @@ static __always_inline u32 bbr_hook_probe_rtt_cwnd(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_probe_rtt_cwnd(sk);
+		return bbr_a_fair_probe_rtt_cwnd(sk, c);
 	case BBR_ALGO_DA_BBR:
 		return da_bbr_probe_rtt_cwnd(sk, c);
 	default:

@@ -160,6 +160,7 @@ struct bbr_a_fair_params {
 	u32	hi_cut_us;
 	u32	pkts_rate_us;
 	u16	compete_beta_pm;
+	u16	probe_rtt_pm;
 	u8	probe_hold;
 	u8	cwnd_probe;
 	u8	gains;
@@ -227,6 +228,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 
 	p->queue_us = bbr_param(fair_queue_us);
 	p->probe_hold = bbr_param(fair_probe_hold);
+	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
@@ -552,13 +554,13 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
  * still drains, so the dip's lowest RTT still shows what other flows keep,
  * and the link is not left nearly idle for the dip's 200 ms. min_rtt has
  * just been retaken with the queue in it (its filter expired), so the BDP
- * is taken at the lower of it and the connection's lowest RTT. Read only
- * in PROBE_RTT.
+ * is taken at the lower of it and the connection's lowest RTT.
  */
-static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk)
+static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
+						     const struct bbr_ctx *c)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 pm = bbr_param(fair_probe_rtt_pm);
+	u32 pm = bbr_a_fair_params(c)->probe_rtt_pm;
 
 	if (!pm)
 		return bbr_cwnd_min_target;
