@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
 # shellcheck source=testbed/lib/backend.sh
-source "$REPO/testbed/lib/backend.sh" # choose_backend, guest_run
+source "$REPO/testbed/lib/backend.sh" # choose_backend, guest_run, run_child, stop_child
 
 usage() {
 	cat <<EOF
@@ -244,8 +244,8 @@ cleanup() {
 	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
 }
 trap cleanup EXIT
-trap 'log "interrupted"; exit 130' INT
-trap 'log "terminated"; exit 143' TERM
+trap 'log "interrupted"; stop_child; exit 130' INT
+trap 'log "terminated"; stop_child; exit 143' TERM
 
 if ((DRY)); then
 	# --module-param is checked against the module the runs would load, so a dry run with
@@ -318,7 +318,8 @@ for c in "${CC_LIST[@]}"; do
 		TICKER=$!
 		if [[ $BACKEND == host ]]; then
 			scenario_args "$c" "$seed" "$dir" "$BUFFER" "$LOAD_CCS"
-			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" || die "run $c #$r failed (raw outputs in $dir)"
+			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} run_child sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" ||
+				die "run $c #$r failed (raw outputs in $dir)"
 		else
 			gargs=(--kernel "$KERNEL" --virtual-time --timeout "$TIMEOUT" --out "$dir")
 			[[ -z $MEM ]] || gargs+=(--mem "$MEM")

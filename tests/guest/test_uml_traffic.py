@@ -3,7 +3,15 @@ deliver what is left in their send buffers after the run's end.
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
 import pytest
+
+REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.uml
 
@@ -38,3 +46,71 @@ def test_heavy_random_loss_does_not_stop_the_run_at_its_ping(run_testbed, tmp_pa
                           "--sample-ms", "0", "--trace", "off", "--seed", "3")
     r = summary["results"][0]
     assert abs(r["flows"][0]["base_rtt_ms"] - 100) < 5, r["flows"][0]
+
+
+def _guest_cwds(prefix):
+    """PIDs of the processes whose working directory is under prefix (a UML guest's run
+    directory: scripts/uml.sh starts the guest there)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if os.readlink(d / "cwd").startswith(prefix):
+                    pids.append(int(d.name))
+            except OSError:
+                pass
+    return pids
+
+
+def _read(path):
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+MARK = "--duration 617 "  # a run length no other test or screen asks for
+
+
+def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path):
+    """SIGTERM to rtt_fairness.sh alone (kill PID, not its process group) while its UML
+    guest runs. bash runs a trap only once the foreground command has ended, so the script
+    used to wait for the whole guest run (minutes for a 100-flow run) while the guest went
+    on. It must stop its guest and exit 143 within seconds, leaving no guest process and no
+    run directory behind."""
+    cache = Path(os.environ.get("BBR_A_CACHE") or
+                 Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tcp_bbr_a")
+    runs = cache / "uml-run"
+    before = set(runs.glob("run.*")) if runs.exists() else set()
+    out = tmp_path / "term"
+    p = subprocess.Popen([str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml",
+                          "--cc", "bbr", "--rtt", "10", "--duration", MARK.split()[1], "--sample-ms", "0",
+                          "--trace", "off", "--out", str(out)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # this run's directory: other guests (a screen beside the tests) come and go too
+        new, end = set(), time.monotonic() + 300
+        while not new and time.monotonic() < end and p.poll() is None:
+            time.sleep(1)
+            new = {d for d in (set(runs.glob("run.*")) if runs.exists() else set()) - before
+                   if MARK in _read(d / "params")}
+        assert new, "no guest run directory appeared"
+        time.sleep(5)  # the guest is up and running its scenario
+        assert any(_guest_cwds(str(d)) for d in new), "no guest process found"
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(60)
+        took = time.monotonic() - t0
+    finally:
+        if p.poll() is None:  # the case this guards: the script and its guest run on
+            p.kill()
+            p.wait()
+            for pid in [pid for d in new for pid in _guest_cwds(str(d))]:
+                try:
+                    os.kill(pid, signal.SIGKILL)  # scripts/uml.sh then cleans up
+                except OSError:
+                    pass
+    assert rc == 143, p.stderr.read()[-2000:]
+    assert took < 30, took
+    assert not [pid for d in new for pid in _guest_cwds(str(d))]
+    assert not [d for d in new if d.exists()]
