@@ -205,7 +205,8 @@ SLOW_SRC = {"c1": f"{SLOW}/m10-calm/screen_runs.csv", "r2": f"{SLOW}/m10-rate/sc
             "f3": f"{SLOW}/m50-90s/screen_runs.csv", "h3": f"{SLOW}/rate200-30s/screen_runs.csv",
             "g3": f"{SLOW}/rate1000-30s/screen_runs.csv", "e3": f"{SLOW}/late-60s/eval.csv",
             "t3": f"{SLOW}/t12-m10-90s/screen_runs.csv", "u3": f"{SLOW}/t12-wide-60s/screen_runs.csv",
-            "p3": f"{SLOW}/t12-own-30s/screen_runs.csv"}
+            "p3": f"{SLOW}/t12-own-30s/screen_runs.csv",
+            "d3": f"{SLOW}/m50-diag-90s/screen_runs.csv"}
 SLOW_COEX = f"{COEX}/pilot-slow-200s"
 SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3, as 0.11.0)",
             "avg": "average, packets shrink past 10 ms, ungated (0.11.1)",
@@ -648,7 +649,10 @@ BLOCKS = {
                 ("l3", "v0113", SLOW_CFG["v0113"]), ("l3", "slow10", SLOW_CFG["slow10"]),
                 ("t3", "slow12", SLOW_CFG["slow12"]), ("l3", "slow15", SLOW_CFG["slow15"])]),
             ("50 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", [
-                ("f3", "v0113", SLOW_CFG["v0113"]), ("f3", "slow10", SLOW_CFG["slow10"])]))
+                ("f3", "v0113", SLOW_CFG["v0113"]), ("f3", "slow10", SLOW_CFG["slow10"]),
+                ("d3", "slow12", SLOW_CFG["slow12"] + ", seed 1"),
+                ("d3", "nocomp12", "the same, competitor test off (fair_compete_us=0), seed 1"),
+                ("d3", "bbr", "bbr, seed 1"), ("d3", "cubic", "cubic, seed 1")]))
         for src, cfg, label in runs], [
         *own_kind_cols()], seed_notes=False),
     "pilot-slow-own": Table(SLOW_SRC, ["scenario", "config"], [
