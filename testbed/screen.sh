@@ -335,7 +335,26 @@ else
 	JOBS=${JOBS:-$(nproc)}
 	log "${#JOBLIST[@]} jobs, $done_n done already, ${#todo[@]} to run, $JOBS at once"
 	pids=() started=$(date +%s) finished=0 running=0
-	trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+	# On INT or TERM the jobs' subshells go first, so that none starts another step; then
+	# what each was running (rtt_fairness.sh, which stops its guest) gets a TERM and is
+	# waited for, a minute at most. A subshell's own TERM would not reach it.
+	stop_jobs() {
+		local p kids=() t
+		for p in "${pids[@]}"; do
+			mapfile -t -O "${#kids[@]}" kids < <(pgrep -P "$p")
+			kill "$p" 2>/dev/null
+		done
+		((${#kids[@]})) || return 0
+		kill -TERM "${kids[@]}" 2>/dev/null
+		for p in "${kids[@]}"; do
+			for ((t = 0; t < 600; t++)); do
+				kill -0 "$p" 2>/dev/null || break
+				sleep 0.1
+			done
+		done
+		wait
+	}
+	trap 'stop_jobs; exit 130' INT TERM
 	reap() {
 		wait -n || failed=$((failed + 1))
 		finished=$((finished + 1)) running=$((running - 1))

@@ -72,24 +72,33 @@ def _read(path):
 MARK = "--duration 617 "  # a run length no other test or screen asks for
 
 
-def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path):
-    """SIGTERM to rtt_fairness.sh alone (kill PID, not its process group) while its UML
-    guest runs. bash runs a trap only once the foreground command has ended, so the script
-    used to wait for the whole guest run (minutes for a 100-flow run) while the guest went
-    on. It must stop its guest and exit 143 within seconds, leaving no guest process and no
-    run directory behind."""
+@pytest.mark.parametrize("front, rc_term", [("rtt_fairness.sh", 143), ("screen.sh", 130)])
+def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path, front, rc_term):
+    """SIGTERM to rtt_fairness.sh or screen.sh alone (kill PID, not its process group) while
+    a UML guest runs. bash runs a trap only once the foreground command has ended, so
+    rtt_fairness.sh used to wait for the whole guest run (minutes for a 100-flow run) while
+    the guest went on; screen.sh killed its jobs' subshells, and the runs they had started
+    went on. Either must stop the guest and exit within seconds, leaving no guest process
+    and no run directory behind."""
     cache = Path(os.environ.get("BBR_A_CACHE") or
                  Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tcp_bbr_a")
     runs = cache / "uml-run"
     before = set(runs.glob("run.*")) if runs.exists() else set()
     out = tmp_path / "term"
-    p = subprocess.Popen([str(REPO / "testbed" / "rtt_fairness.sh"), "--backend", "uml",
-                          "--cc", "bbr", "--rtt", "10", "--duration", MARK.split()[1], "--sample-ms", "0",
-                          "--trace", "off", "--out", str(out)],
+    common = ["--sample-ms", "0", "--trace", "off", "--out", str(out)]
+    if front == "screen.sh":
+        (tmp_path / "configs.txt").write_text("bbr bbr\n")
+        cmd = ["screen.sh", "--configs", str(tmp_path / "configs.txt"), "--scenarios", "t:10:5",
+               "--seeds", "1", "--jobs", "1", "--duration", MARK.split()[1], *common]
+    else:
+        cmd = ["rtt_fairness.sh", "--backend", "uml", "--cc", "bbr", "--rtt", "10",
+               "--duration", MARK.split()[1], *common]
+    p = subprocess.Popen([str(REPO / "testbed" / cmd[0]), *cmd[1:]],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    new = set()
     try:
         # this run's directory: other guests (a screen beside the tests) come and go too
-        new, end = set(), time.monotonic() + 300
+        end = time.monotonic() + 300
         while not new and time.monotonic() < end and p.poll() is None:
             time.sleep(1)
             new = {d for d in (set(runs.glob("run.*")) if runs.exists() else set()) - before
@@ -101,16 +110,18 @@ def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path):
         p.send_signal(signal.SIGTERM)
         rc = p.wait(60)
         took = time.monotonic() - t0
+        left = [pid for d in new for pid in _guest_cwds(str(d))]
     finally:
-        if p.poll() is None:  # the case this guards: the script and its guest run on
+        # the case this guards leaves the script or its guest running: stop them here
+        if p.poll() is None:
             p.kill()
             p.wait()
-            for pid in [pid for d in new for pid in _guest_cwds(str(d))]:
-                try:
-                    os.kill(pid, signal.SIGKILL)  # scripts/uml.sh then cleans up
-                except OSError:
-                    pass
-    assert rc == 143, p.stderr.read()[-2000:]
+        for pid in [pid for d in new for pid in _guest_cwds(str(d))]:
+            try:
+                os.kill(pid, signal.SIGKILL)  # scripts/uml.sh then cleans up
+            except OSError:
+                pass
+    assert rc == rc_term, p.stderr.read()[-2000:]
     assert took < 30, took
-    assert not [pid for d in new for pid in _guest_cwds(str(d))]
+    assert not left, left
     assert not [d for d in new if d.exists()]
