@@ -91,7 +91,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bbr_a_guest.XXXXXX")
 qpid='' catpid=''
 cleanup() {
 	set +e
-	trap - EXIT INT TERM
+	# a second signal (the process group's and the caller's stop_child) must not cut this short
+	trap '' INT TERM HUP
+	trap - EXIT
 	[[ -n $qpid ]] && kill "$qpid" 2>/dev/null # timeout(1), passes the signal on to QEMU
 	[[ -s $tmp/qemu.pid ]] && kill "$(cat "$tmp/qemu.pid")" 2>/dev/null
 	[[ -n $catpid ]] && kill "$catpid" 2>/dev/null

@@ -60,6 +60,8 @@ SLEEP_PID=
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
 	local p
+	# a second signal (the process group's and the caller's) must not cut this short
+	trap '' INT TERM HUP
 	if [[ -n $UML_PID ]]; then
 		# UML forks one host process per guest process plus helpers, all in its session
 		kill -KILL -- "-$UML_PID" 2>/dev/null || true

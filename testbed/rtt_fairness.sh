@@ -6,9 +6,9 @@ set -euo pipefail
 # the file during a run cannot change the run.
 {
 # shellcheck source=scripts/lib/common.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log, run_child; REPO
 # shellcheck source=testbed/lib/backend.sh
-source "$REPO/testbed/lib/backend.sh" # choose_backend, guest_run, run_child, stop_child
+source "$REPO/testbed/lib/backend.sh" # choose_backend, guest_run
 
 usage() {
 	cat <<EOF
@@ -246,6 +246,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'log "interrupted"; stop_child; exit 130' INT
 trap 'log "terminated"; stop_child; exit 143' TERM
+trap 'log "hung up"; stop_child; exit 129' HUP
 
 if ((DRY)); then
 	# --module-param is checked against the module the runs would load, so a dry run with

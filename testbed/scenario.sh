@@ -150,7 +150,9 @@ PARAMS_FILE=$SCRATCH/params.env
 SAMPLER_PIDS='' CLIENT_PIDS='' SERVER_PIDS='' SCHEDULE_PID='' TRACING=0
 cleanup() {
 	rc=$?
-	trap - EXIT INT TERM
+	# a second signal (the process group's and the caller's) must not cut this short
+	trap '' INT TERM HUP
+	trap - EXIT
 	# shellcheck disable=SC2086
 	[ -z "$SAMPLER_PIDS$CLIENT_PIDS$SERVER_PIDS$SCHEDULE_PID" ] ||
 		kill $SAMPLER_PIDS $CLIENT_PIDS $SERVER_PIDS $SCHEDULE_PID 2>/dev/null

@@ -7,7 +7,7 @@
 set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log; REPO, PROG
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh" # die, bad, log, run_child; REPO
 # shellcheck source=scripts/lib/module.sh
 source "$REPO/scripts/lib/module.sh" # module_source_hash, testbed_source_hash
 # shellcheck source=testbed/lib/slurm.sh
@@ -128,10 +128,12 @@ old_key_holds() {
 run_job() {
 	local key=$1 dir=$OUT/$1 try why
 	shift
+	# a TERM (screen.sh's stop_jobs, scancel) stops the run this job started, then the job
+	trap 'stop_child; exit 143' TERM
 	for try in 1 2; do
 		rm -rf "$dir"
 		mkdir -p "$(dirname "$dir")"
-		if ! "$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1; then
+		if ! run_child "$REPO/testbed/rtt_fairness.sh" "$@" --out "$dir" >"$dir.log" 2>&1; then
 			log "$key FAILED: $(grep -m1 -E 'error:' "$dir.log" || tail -n1 "$dir.log") (see $dir.log)"
 			return 1
 		fi
@@ -335,24 +337,14 @@ else
 	JOBS=${JOBS:-$(nproc)}
 	log "${#JOBLIST[@]} jobs, $done_n done already, ${#todo[@]} to run, $JOBS at once"
 	pids=() started=$(date +%s) finished=0 running=0
-	# On INT or TERM the jobs' subshells go first, so that none starts another step; then
-	# what each was running (rtt_fairness.sh, which stops its guest) gets a TERM and is
-	# waited for, a minute at most. A subshell's own TERM would not reach it.
+	# On INT or TERM every running job gets a TERM; its run_job stops the run it started
+	# (rtt_fairness.sh stops its guest) and ends, and all are waited for.
 	stop_jobs() {
-		local p kids=() t
-		for p in "${pids[@]}"; do
-			mapfile -t -O "${#kids[@]}" kids < <(pgrep -P "$p")
-			kill "$p" 2>/dev/null
+		local p
+		for p in $(jobs -pr); do
+			kill -TERM "$p" 2>/dev/null || true
 		done
-		((${#kids[@]})) || return 0
-		kill -TERM "${kids[@]}" 2>/dev/null
-		for p in "${kids[@]}"; do
-			for ((t = 0; t < 600; t++)); do
-				kill -0 "$p" 2>/dev/null || break
-				sleep 0.1
-			done
-		done
-		wait
+		wait || true
 	}
 	trap 'stop_jobs; exit 130' INT TERM
 	reap() {

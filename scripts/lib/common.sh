@@ -14,6 +14,31 @@ die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit "${DIE_RC:-1}"; }
 # bad MESSAGE: a usage error: exit 2 with a pointer to --help.
 bad() { printf '%s: error: %s\n(see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit 2; }
 
+# run_child CMD...: CMD, run in the background and waited for. bash runs a trap only once the
+# foreground command has ended, so a TERM to a script running CMD in the foreground would
+# wait for all of CMD; a wait is cut short at once, and the script's trap calls stop_child.
+# CMD starts with SIGINT ignored (a background command of a non-interactive shell does), so
+# a terminal's Ctrl-C reaches it only as the TERM stop_child sends.
+CHILD_PID=''
+run_child() {
+	local rc=0
+	"$@" &
+	CHILD_PID=$!
+	wait "$CHILD_PID" || rc=$?
+	CHILD_PID=''
+	return "$rc"
+}
+
+# stop_child: TERM to what run_child is running, if anything, and wait for its own cleanup
+# (scripts/uml.sh and scripts/guest.sh stop their guest, scenario.sh its namespaces).
+stop_child() {
+	local p=$CHILD_PID
+	[[ -n $p ]] || return 0
+	CHILD_PID=''
+	kill -TERM "$p" 2>/dev/null || true
+	wait "$p" 2>/dev/null || true
+}
+
 # need TOOL... : fail with a hint to scripts/setup.sh if a command is missing.
 need() {
 	local t

@@ -108,28 +108,6 @@ check_module_params() {
 	done
 }
 
-# run_child CMD...: CMD, waited for in the background. bash runs a signal's trap only once
-# the foreground command has ended, so a TERM sent to this script alone would wait for the
-# whole guest run; a wait is cut short at once, and the trap calls stop_child.
-CHILD_PID=''
-run_child() {
-	local rc=0
-	"$@" &
-	CHILD_PID=$!
-	wait "$CHILD_PID" || rc=$?
-	CHILD_PID=''
-	return "$rc"
-}
-
-# stop_child: TERM to the command run_child runs, if any, and wait for its own cleanup
-# (scripts/uml.sh and scripts/guest.sh stop their guest, scenario.sh its namespaces).
-stop_child() {
-	[[ -n $CHILD_PID ]] || return 0
-	kill -TERM "$CHILD_PID" 2>/dev/null || true
-	wait "$CHILD_PID" 2>/dev/null || true
-	CHILD_PID=''
-}
-
 # guest_run DIR GUEST_ARGS...: scripts/guest.sh GUEST_ARGS, whose --out is DIR. A QEMU guest
 # whose kernel faults with none of tcp_bbr_a's code in the report (the emulated machine's
 # fault as far as anyone can tell: docs/backends.md, "Guest faults") is run once more, its

@@ -62,6 +62,19 @@ def _guest_cwds(prefix):
     return pids
 
 
+def _tagged(tag):
+    """PIDs of the processes whose environment carries tag (all that a run started)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if tag.encode() in (d / "environ").read_bytes().split(b"\0"):
+                    pids.append(int(d.name))
+            except OSError:
+                pass
+    return pids
+
+
 def _read(path):
     try:
         return path.read_text()
@@ -78,8 +91,8 @@ def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path, fr
     a UML guest runs. bash runs a trap only once the foreground command has ended, so
     rtt_fairness.sh used to wait for the whole guest run (minutes for a 100-flow run) while
     the guest went on; screen.sh killed its jobs' subshells, and the runs they had started
-    went on. Either must stop the guest and exit within seconds, leaving no guest process
-    and no run directory behind."""
+    went on. Either must stop the guest and exit within seconds, leaving no process of the
+    run (found by a variable in their environment) and no guest run directory behind."""
     cache = Path(os.environ.get("BBR_A_CACHE") or
                  Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tcp_bbr_a")
     runs = cache / "uml-run"
@@ -93,35 +106,39 @@ def test_term_to_the_front_door_stops_its_guest_at_once(uml_kernel, tmp_path, fr
     else:
         cmd = ["rtt_fairness.sh", "--backend", "uml", "--cc", "bbr", "--rtt", "10",
                "--duration", MARK.split()[1], *common]
-    p = subprocess.Popen([str(REPO / "testbed" / cmd[0]), *cmd[1:]],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    new = set()
+    tag = f"BBR_A_TERM_TEST={tmp_path.name}"
+    env = dict(os.environ, BBR_A_TERM_TEST=tmp_path.name)
+    with open(tmp_path / "stderr.txt", "w") as err:
+        p = subprocess.Popen([str(REPO / "testbed" / cmd[0]), *cmd[1:]], env=env,
+                             stdout=subprocess.DEVNULL, stderr=err)
+    new, rc, took, left = set(), None, None, None
     try:
-        # this run's directory: other guests (a screen beside the tests) come and go too
+        # this run's guest: other guests (a screen beside the tests) come and go too
         end = time.monotonic() + 300
-        while not new and time.monotonic() < end and p.poll() is None:
-            time.sleep(1)
+        while time.monotonic() < end and p.poll() is None:
             new = {d for d in (set(runs.glob("run.*")) if runs.exists() else set()) - before
                    if MARK in _read(d / "params")}
-        assert new, "no guest run directory appeared"
-        time.sleep(5)  # the guest is up and running its scenario
+            if any(_guest_cwds(str(d)) for d in new):
+                break
+            time.sleep(0.5)
         assert any(_guest_cwds(str(d)) for d in new), "no guest process found"
         t0 = time.monotonic()
         p.send_signal(signal.SIGTERM)
         rc = p.wait(60)
         took = time.monotonic() - t0
-        left = [pid for d in new for pid in _guest_cwds(str(d))]
+        time.sleep(1)  # anything the run left would still be there; a stray exit is quick
+        left = _tagged(tag)
     finally:
         # the case this guards leaves the script or its guest running: stop them here
         if p.poll() is None:
             p.kill()
             p.wait()
-        for pid in [pid for d in new for pid in _guest_cwds(str(d))]:
+        for pid in _tagged(tag):
             try:
-                os.kill(pid, signal.SIGKILL)  # scripts/uml.sh then cleans up
+                os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-    assert rc == rc_term, p.stderr.read()[-2000:]
+    assert rc == rc_term, (tmp_path / "stderr.txt").read_text()[-2000:]
     assert took < 30, took
     assert not left, left
     assert not [d for d in new if d.exists()]
