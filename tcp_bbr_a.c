@@ -135,7 +135,7 @@ struct bbr {
 		packet_conservation:1,	/* first round of recovery? */
 		round_start:1,		/* did this ACK start a new round? */
 		idle_restart:1,		/* restarting after an idle period? */
-		probe_rtt_round_done:1,	/* a full round at 4 packets done? */
+		probe_rtt_round_done:1,	/* a full round at the floor done? */
 		full_bw_reached:1,	/* did STARTUP fill the pipe? */
 		full_bw_cnt:2,		/* rounds without 25 % bw growth */
 		cycle_idx:3,		/* phase in the PROBE_BW gain cycle */

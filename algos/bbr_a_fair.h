@@ -73,6 +73,10 @@
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
  *    against many of them.
  *
+ * As an option (fair_probe_rtt_pm), PROBE_RTT holds a share of the flow's
+ * BDP rather than 4 packets: the dip still drains the flow's own queue,
+ * and the link is not left nearly idle while it lasts.
+ *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
@@ -80,8 +84,8 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_PARAM(fair_probe_rtt_pm, 0, 0, 750,
-	  "bbr_a_fair: PROBE_RTT holds inflight at this share of the flow's BDP (bw x the lower of min_rtt and the connection's lowest RTT), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
+BBR_PARAM(fair_probe_rtt_pm, 0, 0, 500,
+	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -550,11 +554,15 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 
 /*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
- * flow's BDP rather than 4 packets. Below one BDP the flow's own queue
- * still drains, so the dip's lowest RTT still shows what other flows keep,
- * and the link is not left nearly idle for the dip's 200 ms. min_rtt has
- * just been retaken with the queue in it (its filter expired), so the BDP
- * is taken at the lower of it and the connection's lowest RTT.
+ * flow's BDP rather than 4 packets, so that the link is not left nearly
+ * idle for the dip's 200 ms. The flow's own queue still drains as long as
+ * the share of the max filter's bw stays below the rate the flow gets:
+ * at half (the most the parameter allows, as BBRv2 holds) the filter
+ * would have to read twice that rate. min_rtt has just been retaken with
+ * the queue in it (its filter expired), so the BDP is taken at the lower of
+ * it and tcp_min_rtt (the lowest RTT of the last 5 minutes). With no RTT
+ * known at all (both ~0U) the share is huge and PROBE_RTT cuts nothing;
+ * a bw sample comes with an RTT, so a flow with a bw has one.
  */
 static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 						     const struct bbr_ctx *c)
