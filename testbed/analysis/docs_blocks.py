@@ -224,6 +224,14 @@ SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3,
             "slow20": "average for a slow flow, packets by rate, 20 ms (0.11.3)"}
 
 
+PR = f"{WIDE}/pilot-probe-rtt"
+PR_COEX = f"{COEX}/pilot-probe-rtt-200s"
+PR_CFG = {"v0121": "defaults (0.12.1, as 0.12.0)",
+          "slow12": "defaults of 0.12.0 (0.11.3 with fair_cwnd_avg=2 fair_pkts_rate_us=12000)",
+          "pr500": "PROBE_RTT at half the BDP (fair_probe_rtt_pm=500, 0.12.1)",
+          "pr250": "PROBE_RTT at a quarter of the BDP (fair_probe_rtt_pm=250, 0.12.1)"}
+
+
 # the late-join evaluation's points and columns (testbed/scenarios/late-join.ini)
 LATE_POINTS = (("long-joins", "50 ms joins 10 ms at 15 s"),
                ("short-joins", "10 ms joins 50 ms at 15 s"))
@@ -606,6 +614,51 @@ BLOCKS = {
             for b in ("0.5", "2", "20")
             for s, c, name in (("m", "fairb090", V090),
                                ("b", "fairb0110", "0.11.0"))], [
+            *share_cols(),
+            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
+        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+    "pilot-probe-rtt-own": Table({"o": f"{PR}/own-30s/screen_runs.csv"}, ["scenario", "config"], [
+        ([where, PR_CFG[cfg]], {"src": "o", "config": cfg, "scenario": sc})
+        for sc, where in PACE_SCEN for cfg in ("v0121", "pr500")], [
+        *own_kind_cols()], seed_notes=False),
+    "pilot-probe-rtt-cubic": cubic_pilot(
+        {"k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
+         "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv",
+         "p": f"{PR_COEX}/cubic/screen_runs.csv"}, [
+            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", PR_CFG[cfg]],
+             {"src": src if src == "p" else ("k7" if float(sc[1:]) >= 2 else "k6"),
+              "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
+                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for src, cfg in (("k", "slow12"), ("p", "pr500"))]),
+    "pilot-probe-rtt-many": Table({"m": f"{PR}/m10-90s/screen_runs.csv"}, ["scenario", "config"], [
+        (["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", PR_CFG[cfg]],
+         {"src": "m", "config": cfg, "scenario": "m10-b2"}) for cfg in ("v0121", "pr500")], [
+        *own_kind_cols(), Col("worst queue ms", "qdelay_mean_ms", 1, extreme="max")],
+        seed_notes=False),
+    "pilot-probe-rtt-more": Table(
+        {**MORE200, "k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
+         "k8": f"{SLOW_COEX}/slow12-more/screen_runs.csv",
+         "p": f"{PR_COEX}/more/screen_runs.csv"},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            ([where, b, PR_CFG[cfg]],
+             {"src": src if src == "p" else ("k6" if p == "f" else "k8"),
+              "config": cfg, "scenario": f"{p}{b}"})
+            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                             ("f", "1 / 4, 20 ms"))
+            for b in ("0.5", "2", "20")
+            for src, cfg in (("k", "slow12"), ("p", "pr500"))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
+        what=computed_what("more-200s", "the cubic flows'")),
+    "pilot-probe-rtt-bbr": Table(
+        {**MORE200, "k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv",
+         "p": f"{PR_COEX}/bbr/screen_runs.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"20 ms, {b} BDP", PR_CFG[n]], {"src": s, "config": c, "scenario": f"c{b}"})
+            for b in ("0.5", "2", "20")
+            for s, c, n in (("k9", "slow12b", "slow12"), ("p", "pr500b", "pr500"))], [
             *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
         what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
