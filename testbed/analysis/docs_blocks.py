@@ -415,13 +415,21 @@ BLOCKS = {
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
-                              **GRID200}, ["bbr_a_fair", "backend", "buffer, BDP"], [
-        ([version, backend, b], {"src": src, "config": cfg, "scenario": f"c{b}"})
-        for version, cfgs, bufs in (("0.7.0", ("dips2", "dips2"), ("2", "20")),
-                                    ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("20",)),
-                                    ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("2", "20")))
-        for b in bufs for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
-                                                ("g", "UML, 6.1", cfgs[1]))], [
+                              **GRID200, "k6": f"{COEX}/pilot-slow-200s/slow12/screen_runs.csv",
+                              "k7": f"{COEX}/pilot-slow-200s/slow12-deep/screen_runs.csv"},
+                             ["bbr_a_fair", "backend", "point"], [
+        ([version, backend, f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP"],
+         {"src": src, "config": cfg, "scenario": sc})
+        for version, cfgs, scens, uml in (
+            ("0.7.0", ("dips2", "dips2"), ("c2", "c20"), "g"),
+            ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("c20",), "g"),
+            ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("c2", "c20"), "g"),
+            ("0.12.0 (QEMU), 0.11.3 with 0.12.0's defaults (UML)", ("v0120", "slow12"),
+             ("c2", "c20", "d0.5"), None))
+        for sc in scens
+        for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
+                                  (uml or ("k7" if float(sc[1:]) >= 2 else "k6"), "UML, 6.1",
+                                   cfgs[1]))], [
         *share_cols()],
         what=COEX_WHAT.split("; harm")[0], seed_notes=False),
     "coexist-own-kind": screen_rows(O60, [
