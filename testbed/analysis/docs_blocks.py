@@ -639,9 +639,14 @@ BLOCKS = {
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
             for src, cfg in (("k", "slow12"), ("p", "pr500"))]),
-    "pilot-probe-rtt-many": Table({"m": f"{PR}/m10-90s/screen_runs.csv"}, ["scenario", "config"], [
-        (["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", PR_CFG[cfg]],
-         {"src": "m", "config": cfg, "scenario": "m10-b2"}) for cfg in ("v0121", "pr500")], [
+    "pilot-probe-rtt-many": Table(
+        {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv"},
+        ["scenario", "config"], [
+            ([where, PR_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+            for src, sc, where in (
+                ("m", "m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"),
+                *(("w", sc, f"{label}, 60 s") for r, sc, label, _ in WIDE_SCEN if r == "r"))
+            for cfg in ("v0121", "pr500")], [
         *own_kind_cols(), Col("worst queue ms", "qdelay_mean_ms", 1, extreme="max")],
         seed_notes=False),
     "pilot-probe-rtt-more": Table(
