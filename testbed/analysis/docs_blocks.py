@@ -625,20 +625,24 @@ BLOCKS = {
             *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
         what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
-    "pilot-probe-rtt-own": Table({"o": f"{PR}/own-30s/screen_runs.csv"}, ["scenario", "config"], [
-        ([where, PR_CFG[cfg]], {"src": "o", "config": cfg, "scenario": sc})
-        for sc, where in PACE_SCEN for cfg in ("v0121", "pr500")], [
+    "pilot-probe-rtt-own": Table(
+        {"o": f"{PR}/own-30s/screen_runs.csv", "q": f"{PR}/own250-30s/screen_runs.csv"},
+        ["scenario", "config"], [
+            ([where, PR_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in PACE_SCEN
+            for src, cfg in (("o", "v0121"), ("o", "pr500"), ("q", "pr250"))], [
         *own_kind_cols()], seed_notes=False),
     "pilot-probe-rtt-cubic": cubic_pilot(
         {"k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
          "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv",
-         "p": f"{PR_COEX}/cubic/screen_runs.csv"}, [
+         "p": f"{PR_COEX}/cubic/screen_runs.csv", "q": f"{PR_COEX}/cubic250/screen_runs.csv"}, [
             ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", PR_CFG[cfg]],
-             {"src": src if src == "p" else ("k7" if float(sc[1:]) >= 2 else "k6"),
+             {"src": src if src in ("p", "q") else ("k7" if float(sc[1:]) >= 2 else "k6"),
               "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg in (("k", "slow12"), ("p", "pr500"))]),
+            for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))
+            if src != "q" or float(sc[1:]) < 2]),
     "pilot-probe-rtt-many": Table(
         {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv"},
         ["scenario", "config"], [
