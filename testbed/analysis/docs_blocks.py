@@ -644,13 +644,15 @@ BLOCKS = {
             for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))
             if src != "q" or float(sc[1:]) < 2]),
     "pilot-probe-rtt-many": Table(
-        {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv"},
+        {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv",
+         "m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv"},
         ["scenario", "config"], [
-            ([where, PR_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+            ([where, PR_CFG[cfg]], {"src": src + ("2" if cfg == "pr250" else ""), "config": cfg,
+                                    "scenario": sc})
             for src, sc, where in (
                 ("m", "m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"),
                 *(("w", sc, f"{label}, 60 s") for r, sc, label, _ in WIDE_SCEN if r == "r"))
-            for cfg in ("v0121", "pr500")], [
+            for cfg in ("v0121", "pr500", "pr250")], [
         *own_kind_cols(), Col("worst queue ms", "qdelay_mean_ms", 1, extreme="max")],
         seed_notes=False),
     "pilot-probe-rtt-more": Table(
