@@ -673,11 +673,12 @@ BLOCKS = {
         what=computed_what("more-200s", "the cubic flows'")),
     "pilot-probe-rtt-bbr": Table(
         {**MORE200, "k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv",
-         "p": f"{PR_COEX}/bbr/screen_runs.csv"},
+         "p": f"{PR_COEX}/bbr/screen_runs.csv", "q": f"{PR_COEX}/bbr250/screen_runs.csv"},
         ["point", "bbr_a_fair"], [
             ([f"20 ms, {b} BDP", PR_CFG[n]], {"src": s, "config": c, "scenario": f"c{b}"})
             for b in ("0.5", "2", "20")
-            for s, c, n in (("k9", "slow12b", "slow12"), ("p", "pr500b", "pr500"))], [
+            for s, c, n in (("k9", "slow12b", "slow12"), ("p", "pr500b", "pr500"),
+                            ("q", "pr250b", "pr250"))], [
             *share_cols(),
             Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
         what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
