@@ -635,14 +635,16 @@ BLOCKS = {
     "pilot-probe-rtt-cubic": cubic_pilot(
         {"k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
          "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv",
-         "p": f"{PR_COEX}/cubic/screen_runs.csv", "q": f"{PR_COEX}/cubic250/screen_runs.csv"}, [
+         "p": f"{PR_COEX}/cubic/screen_runs.csv", "q": f"{PR_COEX}/cubic250/screen_runs.csv",
+         "q2": f"{PR_COEX}/deep250/screen_runs.csv"}, [
             ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", PR_CFG[cfg]],
-             {"src": src if src in ("p", "q") else ("k7" if float(sc[1:]) >= 2 else "k6"),
+             {"src": src if src == "p" else (
+                 ("q2" if src == "q" else "k7") if float(sc[1:]) >= 2 else
+                 ("q" if src == "q" else "k6")),
               "config": cfg, "scenario": sc})
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))
-            if src != "q" or float(sc[1:]) < 2]),
+            for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))]),
     "pilot-probe-rtt-many": Table(
         {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv",
          "m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv"},
