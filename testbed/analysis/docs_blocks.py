@@ -660,15 +660,15 @@ BLOCKS = {
     "pilot-probe-rtt-more": Table(
         {**MORE200, "k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
          "k8": f"{SLOW_COEX}/slow12-more/screen_runs.csv",
-         "p": f"{PR_COEX}/more/screen_runs.csv"},
+         "p": f"{PR_COEX}/more/screen_runs.csv", "q": f"{PR_COEX}/more250/screen_runs.csv"},
         ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
             ([where, b, PR_CFG[cfg]],
-             {"src": src if src == "p" else ("k6" if p == "f" else "k8"),
+             {"src": src if src in ("p", "q") else ("k6" if p == "f" else "k8"),
               "config": cfg, "scenario": f"{p}{b}"})
             for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
                              ("f", "1 / 4, 20 ms"))
             for b in ("0.5", "2", "20")
-            for src, cfg in (("k", "slow12"), ("p", "pr500"))], [
+            for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
