@@ -336,7 +336,7 @@ if ((SLURM)); then
 else
 	JOBS=${JOBS:-$(nproc)}
 	log "${#JOBLIST[@]} jobs, $done_n done already, ${#todo[@]} to run, $JOBS at once"
-	pids=() started=$(date +%s) finished=0 running=0
+	started=$(date +%s) finished=0 running=0
 	# On INT or TERM every running job gets a TERM; its run_job stops the run it started
 	# (rtt_fairness.sh stops its guest) and ends, and all are waited for.
 	stop_jobs() {
@@ -363,7 +363,7 @@ else
 		fi
 		# shellcheck disable=SC2086
 		run_job $j &
-		pids+=($!) running=$((running + 1))
+		running=$((running + 1))
 	done
 	while ((running > 0)); do reap; done
 fi
