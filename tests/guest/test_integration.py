@@ -69,9 +69,25 @@ def tap(stdout):
     return ok, bad
 
 
+def run_guest_once_more_on_a_machine_fault(kernel, out):
+    """run_guest; a guest kernel fault with none of tcp_bbr_a's code in its report (QEMU
+    TCG's own, as far as anyone can tell: docs/backends.md, "Guest faults") is run once
+    more, as the testbed's guest_run does, its console kept as fault1-console.log. A fault
+    that may involve the module, and a second fault, stand."""
+    rc, stdout, stderr = run_guest(kernel, out)
+    if rc == 125 and "(tcp_bbr_a code in the report: no;" in stderr:
+        for f in out.iterdir():
+            if f.name == "console.log":
+                f.rename(out / "fault1-console.log")
+            elif f.is_file():
+                f.unlink()
+        rc, stdout, stderr = run_guest(kernel, out)
+    return rc, stdout, stderr
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_guest_integration(kernel, tmp_path):
-    rc, out, err = run_guest(kernel, tmp_path)
+    rc, out, err = run_guest_once_more_on_a_machine_fault(kernel, tmp_path)
     report = f"guest.sh exit {rc}\n--- stdout ---\n{out}\n--- stderr ---\n{err[-3000:]}"
     ok, bad = tap(out)
     assert not bad, f"{len(bad)} guest test(s) failed on {kernel}: {bad}\n{report}"
