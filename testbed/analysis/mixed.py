@@ -44,11 +44,15 @@ def class_flows(r):
 
 def screen_point(r):
     """What a harm reference must share with a run besides its flows: the bottleneck (rate,
-    buffer in bytes, loss), the measured interval and the seed."""
+    buffer in bytes, loss, queue discipline and its options, rate schedule), the paths'
+    jitter, the measured interval and the seed. params.env names the qdisc, its options and
+    a rate schedule only when they are not the defaults (bfifo, none, none)."""
     p = r.get("params", {})
     return (_num(r.get("rate_mbit", p.get("rate_mbit"))),
             _num(r.get("buffer_bytes", p.get("buffer_bytes"))),
             _num(r.get("loss_pct", p.get("loss_pct", 0))),
+            p.get("qdisc") or "bfifo", " ".join(str(p.get("qdisc_opts", "")).split()),
+            " ".join(str(p.get("rate_schedule", "")).split()), _num(p.get("jitter_s", 0)),
             tuple(_num(x) for x in r.get("interval_s") or ()), str(p.get("seed")))
 
 

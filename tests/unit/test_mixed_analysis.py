@@ -136,8 +136,9 @@ def test_repeated_runs_give_mean_shares(tmp_path):
 
 
 # ------------------------------------------------------------------------- screen, harm
-def result(cc, classes, seed, qdelay=50.0, buffer_bytes=250000, module_params=""):
-    """A summary.json result of a screen job: classes = [(cc, rtt_ms, [throughputs])]."""
+def result(cc, classes, seed, qdelay=50.0, buffer_bytes=250000, module_params="", **more):
+    """A summary.json result of a screen job: classes = [(cc, rtt_ms, [throughputs])];
+    more: other params.env entries (qdisc, rate_schedule, ...)."""
     flows, i = [], 0
     for k, (fcc, rtt, xs) in enumerate(classes, 1):
         for x in xs:
@@ -153,7 +154,7 @@ def result(cc, classes, seed, qdelay=50.0, buffer_bytes=250000, module_params=""
             "params": {"seed": str(seed), "module_params": module_params,
                        "cc": " ".join(c for c, _, _ in classes) if "+" in cc else cc,
                        "rtts_ms": " ".join(f"{r:g}" for _, r, _ in classes),
-                       "buffer_bdp": "5"}}
+                       "buffer_bdp": "5", **more}}
 
 
 def job(root, config, scen, seed, res):
@@ -228,9 +229,15 @@ def test_harm_per_seed_only_where_the_solo_run_is(tmp_path):
     assert t["self_harm"] == pytest.approx(0.2, abs=1e-5)
 
 
-@pytest.mark.parametrize("what", ["none", "other buffer", "other module params"])
+@pytest.mark.parametrize("what", ["none", "other buffer", "other module params", "other qdisc",
+                                  "other qdisc options", "other rate schedule", "other jitter"])
 def test_harm_is_empty_without_its_reference(tmp_path, what):
     kw = {"none": {}, "other buffer": {"solo_kw": {"buffer_bytes": 500000}},
+          "other qdisc": {"solo_kw": {"qdisc": "codel"}},
+          "other qdisc options": {"solo_kw": {"qdisc": "codel", "qdisc_opts": "target 10ms"},
+                                  "mixed_kw": {"qdisc": "codel"}},
+          "other rate schedule": {"solo_kw": {"rate_schedule": "10:50"}},
+          "other jitter": {"solo_kw": {"jitter_s": "0.5"}},
           "other module params": {"solo_kw": {"module_params": "fair_gains=1"},
                                   "mixed_kw": {"module_params": "fair_gains=2"}}}[what]
     _, table = grid(tmp_path, solo_seeds=() if what == "none" else (1, 2), **kw)
@@ -244,6 +251,24 @@ def test_harm_is_empty_without_its_reference(tmp_path, what):
         row = next(r for r in csv.DictReader(f) if r["config"] == "fair+cubic")
     assert row["harm"] == "" and row["harm_ci95"] == "" and row["self_harm"] == ""
     assert row["harm_runs"] == "0"
+
+
+def test_each_qdisc_finds_the_solo_run_of_its_own_qdisc(tmp_path):
+    """Points that differ only in their queue (an AQM screen): the harm under codel is taken
+    against cubic alone under codel, not the first solo run at the same rate and buffer.
+    params.env names the qdisc only when it is not bfifo, so bfifo's runs have none."""
+    grid(tmp_path)
+    for s in (1, 2):
+        job(tmp_path, "fair+cubic", "v4-codel", s, result("bbr_a_fair+cubic", [
+            ("bbr_a_fair", 20.0, [40.0]), ("cubic", 20.0, [10.0] * 4)], s, qdisc="codel"))
+        job(tmp_path, "cubic", "solo4-codel", s, result("cubic", [("cubic", 20.0, [20.0] * 4)],
+                                                         s, qdisc="codel"))
+    table = {(t["config"], t["scenario"]): t
+             for t in analyze.screen_table(analyze.screen_runs(str(tmp_path)))}
+    assert table[("fair+cubic", "v4-codel")]["harm"] == pytest.approx(0.5, abs=1e-6)
+    assert table[("fair+cubic", "v4-codel")]["harm_runs"] == 2
+    assert table[("fair+cubic", "v4")]["harm"] == pytest.approx(
+        ((90 - 60) / 90 + (88 - 64) / 88) / 2, abs=1e-5)
 
 
 def test_a_solo_run_without_module_params_serves_a_config_with_some(tmp_path):
