@@ -226,7 +226,7 @@ SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3,
 
 PR = f"{WIDE}/pilot-probe-rtt"
 PR_COEX = f"{COEX}/pilot-probe-rtt-200s"
-PR_CFG = {"v0121": "defaults (0.12.1, as 0.12.0)",
+PR_CFG = {"v0121": "defaults (0.12.1, as 0.12.0)", "def": "defaults (0.12.1, as 0.12.0)",
           "slow12": "defaults of 0.12.0 (0.11.3 with fair_cwnd_avg=2 fair_pkts_rate_us=12000)",
           "pr500": "PROBE_RTT at half the BDP (fair_probe_rtt_pm=500, 0.12.1)",
           "pr250": "PROBE_RTT at a quarter of the BDP (fair_probe_rtt_pm=250, 0.12.1)"}
@@ -645,6 +645,18 @@ BLOCKS = {
             for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
                        "d0.5", "d1", "d2", "d5", "d10", "d20")
             for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))]),
+    "pilot-probe-rtt-rates": Table(
+        {"h": f"{PR}/rate200-30s/screen_runs.csv", "g": f"{PR}/rate1000-30s/screen_runs.csv"},
+        ["scenario", "config"], [
+            ([where, PR_CFG[cfg]], {"src": src, "config": cfg, "scenario": sc})
+            for src, sc, where in (("h", "b2", "10 vs 50 ms, 200 Mbit/s, 2 BDP"),
+                                   ("g", "g2", "10 vs 50 ms, 1 Gbit/s, 2 BDP"))
+            for cfg in ("def", "pr250")], [
+            *own_kind_cols()], seed_notes=False),
+    "pilot-probe-rtt-late": Table({"e": f"{PR}/late-60s/eval.csv"}, ["newcomer", "config"], [
+        ([who, PR_CFG[c]], {"src": "e", "config": c, "scenario": pt})
+        for pt, who in LATE_POINTS
+        for c in ("def", "pr250")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
     "pilot-probe-rtt-many": Table(
         {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv",
          "m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv"},
@@ -690,7 +702,8 @@ BLOCKS = {
             for b in ("0.5", "1", "5", "20")
             for c, name in (("v0113", SLOW_CFG["v0113"]),
                             ("slow12", "average for a slow flow, packets by rate, 12 ms "
-                                       "(0.11.3; 0.12.0's defaults)"))], [
+                                       "(0.11.3; 0.12.0's defaults)"),
+                            ("pr250", PR_CFG["pr250"]))], [
             *share_cols(),
             Col("harm to cubic", fn=harm_against(f"{COEX}/rate50-200s/screen_runs.csv")),
             Col("bar: cubic's self-harm + 0.1",
