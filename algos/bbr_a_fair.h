@@ -73,9 +73,9 @@
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
  *    against many of them.
  *
- * As an option (fair_probe_rtt_pm), PROBE_RTT holds a share of the flow's
- * BDP rather than 4 packets: the dip still drains the flow's own queue,
- * and the link is not left nearly idle while it lasts.
+ * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, a quarter)
+ * rather than 4 packets: the dip still drains the flow's own queue, and
+ * the link is not left nearly idle while it lasts.
  *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
@@ -84,7 +84,7 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_PARAM(fair_probe_rtt_pm, 0, 0, 500,
+BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
