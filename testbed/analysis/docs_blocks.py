@@ -294,6 +294,21 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
+AQM_POINTS = (("bfifo", "tail drop (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
+              ("fq_codel", "fq_codel"), ("step-bfifo", "tail drop, 100 -> 50 -> 100 Mbit/s"),
+              ("step-codel", "CoDel, 100 -> 50 -> 100 Mbit/s"))
+
+
+def finished_mean(metric):
+    """A cell function: the mean of metric over the runs that have it (a finite flow's rate
+    where it finished), and how many did where not all."""
+    def cell(runs):
+        vals = [r[metric] for r in runs if r.get(metric) not in ("", None)]
+        text = _mean_text([float(v) for v in vals])
+        return text if len(vals) == len(runs) else f"{text} ({len(vals)} of {len(runs)} finished)"
+    return cell
+
+
 def cubic_pilot(sources, rows):
     """A pilot against one cubic flow beside grid-200s's default runs: each row's share,
     Jain, worst Jain, its harm to cubic computed against grid-200s's cubic-alone runs,
@@ -335,13 +350,13 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.10.11
-    with the parameters 0.11.0 made its defaults (pilot-shallow's sh7) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.12.1
+    with fair_probe_rtt_pm=250 (0.13.0's defaults, the same runs) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "s", "config": "sh7", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "p", "config": "pr250", "scenario": s}))
     return rows
 
 
@@ -406,9 +421,24 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "s": HI_SHALLOW_SRC["s"]}, where_rows()),
-    "readme-coexistence": coexist_grid(("0.5", "2", "20"), COEX_RTTS,
-                                       [("v090", "bbr_a_fair"), ("bbr", "bbr")]),
+    "readme-where-it-stands": screen_rows({**GRID30, "p": f"{PR}/own250-30s/screen_runs.csv"},
+                                          where_rows()),
+    "readme-coexistence": Table(
+        {"q": f"{PR_COEX}/cubic250/screen_runs.csv", "q2": f"{PR_COEX}/deep250/screen_runs.csv",
+         **GRID200}, ["RTT", "buffer, BDP"], [
+            ([rlabel, b], {"src": "q2" if float(b) >= 2 else "q", "scenario": f"{p}{b}"})
+            for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
+            Col("runs", "runs", config="pr250"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="pr250"),
+            Col("Jain", "jain", config="pr250"),
+            Col("worst Jain", "jain", extreme="min", config="pr250"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="pr250"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="pr250"),
+            Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
+            Col("Jain", "jain", config="bbr", src="g"),
+            Col("harm to cubic", "harm", 2, config="bbr", src="g")],
+        what=computed_what("grid-200s") + "; bbr's harm against its own screen's cubic-alone "
+        "runs, per seed"),
     # docs/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
                                  [("v090", "0.9.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
@@ -416,7 +446,9 @@ BLOCKS = {
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
                               **GRID200, "k6": f"{COEX}/pilot-slow-200s/slow12/screen_runs.csv",
-                              "k7": f"{COEX}/pilot-slow-200s/slow12-deep/screen_runs.csv"},
+                              "k7": f"{COEX}/pilot-slow-200s/slow12-deep/screen_runs.csv",
+                              "q6": f"{PR_COEX}/cubic250/screen_runs.csv",
+                              "q7": f"{PR_COEX}/deep250/screen_runs.csv"},
                              ["bbr_a_fair", "backend", "point"], [
         ([version, backend, f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP"],
          {"src": src, "config": cfg, "scenario": sc})
@@ -425,10 +457,13 @@ BLOCKS = {
             ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("c20",), "g"),
             ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("c2", "c20"), "g"),
             ("0.12.0 (QEMU), 0.11.3 with 0.12.0's defaults (UML)", ("v0120", "slow12"),
-             ("c2", "c20", "d0.5"), None))
+             ("c2", "c20", "d0.5"), "k"),
+            ("0.12.1 with fair_probe_rtt_pm=250, 0.13.0's defaults", ("pr250", "pr250"),
+             ("c2", "c20", "d0.5"), "q"))
         for sc in scens
         for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
-                                  (uml or ("k7" if float(sc[1:]) >= 2 else "k6"), "UML, 6.1",
+                                  (uml if uml == "g" else
+                                   uml + ("7" if float(sc[1:]) >= 2 else "6"), "UML, 6.1",
                                    cfgs[1]))], [
         *share_cols()],
         what=COEX_WHAT.split("; harm")[0], seed_notes=False),
@@ -657,6 +692,20 @@ BLOCKS = {
         ([who, PR_CFG[c]], {"src": "e", "config": c, "scenario": pt})
         for pt, who in LATE_POINTS
         for c in ("def", "pr250")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
+    "coexist-short-flows": Table(
+        {"e": f"{COEX}/short-flows-40s/eval.csv"}, ["point", "large flow / short flows"], [
+            ([f"20 Mbit/s, {b} BDP", label], {"src": "e", "config": c, "scenario": f"r20-b{b}"})
+            for b in ("0.5", "1", "2", "8")
+            for c, label in (("cubic", "cubic / cubic"), ("pr250", "bbr_a_fair 0.13.0 / cubic"),
+                             ("def", "bbr_a_fair 0.12.0 / cubic"), ("bbr", "bbr / cubic"))], [
+            Col("runs", "runs"), Col("short flows done", "fct_all_n", 1),
+            Col("100 KB p95 ms", "fct_100000_p95_ms", 0),
+            Col("1 MB p95 ms", "fct_1000000_p95_ms", 0),
+            Col("2 MB p95 ms", "fct_2000000_p95_ms", 0),
+            Col("30 MB flow Mbit/s", fn=finished_mean("finite_flow1_mbps"))],
+        what="mean +- 95 % CI half-width over the seeds of each run's 95th percentile (p95) "
+             "completion time per size of the short flows; the 30 MB flow's rate while it ran, over the runs in which it "
+             "finished"),
     "pilot-probe-rtt-many": Table(
         {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv",
          "m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv"},

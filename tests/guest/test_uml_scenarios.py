@@ -24,6 +24,9 @@ SCENARIOS = REPO / "testbed" / "scenarios"
 SHORT = {
     "aqm-rate-step.ini": ["--point", "codel", "--cc", "bbr_a", "--duration", "9",
                           "--rate-schedule", "3:20,6:10"],
+    "coexist-aqm.ini": ["--point", "step-codel", "--cc", "bbr_a_fair+cubic", "--duration", "9",
+                        "--warmup", "1", "--rate-schedule", "3:50,6:100"],
+    "coexist-aqm-solo.ini": ["--point", "fq_codel", "--duration", "6", "--warmup", "1"],
     "convergence.ini": ["--point", "rtt16", "--cc", "bbr_a", "--duration", "14"],
     "fct-mixed.ini": ["--point", "r70-b1", "--cc", "bbr_a", "--duration", "8"],
     "flent-rtt-fair.ini": ["--cc", "bbr_a", "--duration", "8", "--warmup", "2"],
@@ -42,6 +45,21 @@ def check_aqm(r):
     assert rates == [10, 20, 10], rates
     # CoDel keeps the queue far below the 8 BDP tail drop would let it fill
     assert r["evaluation"]["phases"][0]["qdelay_mean_ms"] < 50
+
+
+def check_coexist_aqm(r):
+    # one flow of each cc under CoDel, the rate stepping down and back; both move data
+    assert r["params"]["qdisc"] == "codel"
+    rates = [p["rate_mbit"] for p in r["evaluation"]["phases"]]
+    assert rates == [100, 50, 100], rates
+    assert [f["cc"] for f in r["flows"]] == ["bbr_a_fair", "cubic"]
+    assert all(0.05 < r["per_cc"][cc]["share"] < 0.95 for cc in ("bbr_a_fair", "cubic")), r["per_cc"]
+
+
+def check_coexist_aqm_solo(r):
+    assert r["params"]["qdisc"] == "fq_codel"
+    assert [f["cc"] for f in r["flows"]] == ["cubic"]
+    assert r["utilization"] > 0.5, r["utilization"]
 
 
 def check_convergence(r):
@@ -81,7 +99,8 @@ def check_loss(r):
     assert r["loss_pct"] == 1.0 and r["utilization"] > 0.3, r["utilization"]
 
 
-CHECKS = {"aqm-rate-step.ini": check_aqm, "convergence.ini": check_convergence,
+CHECKS = {"aqm-rate-step.ini": check_aqm, "coexist-aqm.ini": check_coexist_aqm,
+          "coexist-aqm-solo.ini": check_coexist_aqm_solo, "convergence.ini": check_convergence,
           "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
           "flent-tcp-nup.ini": check_flent, "late-join.ini": check_late_join,
           "leave.ini": check_leave, "loss-sweep.ini": check_loss}
