@@ -459,7 +459,9 @@ BLOCKS = {
             ("0.12.0 (QEMU), 0.11.3 with 0.12.0's defaults (UML)", ("v0120", "slow12"),
              ("c2", "c20", "d0.5"), "k"),
             ("0.12.1 with fair_probe_rtt_pm=250, 0.13.0's defaults", ("pr250", "pr250"),
-             ("c2", "c20", "d0.5"), "q"))
+             ("c2", "c20", "d0.5"), "q"),
+            ("0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)", ("v0130", "pr250"),
+             ("d2", "d20"), "q"))
         for sc in scens
         for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
                                   (uml if uml == "g" else
@@ -692,6 +694,34 @@ BLOCKS = {
         ([who, PR_CFG[c]], {"src": "e", "config": c, "scenario": pt})
         for pt, who in LATE_POINTS
         for c in ("def", "pr250")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
+    "coexist-aqm": Table(
+        {"a": f"{COEX}/aqm-200s/screen_runs.csv"}, ["queue", "pair"], [
+            ([where, label], {"src": "a", "config": c, "scenario": pt})
+            for pt, where in AQM_POINTS
+            for c, label in (("pr250", "bbr_a_fair 0.13.0 / cubic"),
+                             ("def", "bbr_a_fair 0.12.0 / cubic"), ("bbr", "bbr / cubic"),
+                             ("cubic2", "cubic / cubic"))], [
+            Col("runs", "runs"), Col("first's share %", "share0", 1, 100), Col("Jain", "jain"),
+            Col("worst Jain", "jain", extreme="min"), Col("harm to cubic", "harm", 2),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(f"{COEX}/aqm-200s/screen_runs.csv")),
+            Col("retransmitted %", "retrans_rate", 2, 100)],
+        what=COEX_WHAT.split(", self-harm")[0] + ", against cubic alone under the same queue "
+        "and rate (coexist-aqm-solo.ini), per seed; bar: cubic against cubic there, + 0.1"),
+    "pilot-aqm": Table(
+        {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
+            ([where, label], {"src": "p", "config": c, "scenario": pt})
+            for pt, where in AQM_POINTS if pt in ("red", "codel", "step-codel")
+            for c, label in (("v0130", "defaults"),
+                             ("sh0", "every cut off the rate (fair_hi_shallow_us=0)"),
+                             ("c2ms", "the same, competitor above 2 ms (fair_compete_us=2000)"),
+                             ("b300", "the same, cut by 30 % (fair_hi_beta_pm=300)"),
+                             ("phi0", "b300, every recovery a congestion loss "
+                                      "(fair_hi_phi_pm=0)"))
+            if pt != "step-codel" or c in ("v0130", "sh0")], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(f"{COEX}/aqm-200s/screen_runs.csv")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(f"{COEX}/aqm-200s/screen_runs.csv"))],
+        what=computed_what("aqm-200s")),
     "coexist-short-flows": Table(
         {"e": f"{COEX}/short-flows-40s/eval.csv"}, ["point", "large flow / short flows"], [
             ([f"20 Mbit/s, {b} BDP", label], {"src": "e", "config": c, "scenario": f"r20-b{b}"})
