@@ -761,9 +761,9 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * flow against one loss-based competitor keeps the whole allowance
 	 * where its rate fills it in that time (the default 12 ms: above
 	 * about 31 Mbit/s of 1448-byte packets); on slower links it too
-	 * counts as slow. This test uses the bw after fair_cwnd_avg and the allowance
-	 * after fair_pkts_scale; bbr_a_short_slow's, the bw before the
-	 * average and fair_cwnd_pkts itself.
+	 * counts as slow. This test uses the bw after fair_cwnd_avg and the
+	 * allowance after fair_pkts_scale; bbr_a_short_slow's, the bw before
+	 * the average and fair_cwnd_pkts itself.
 	 */
 	if (p->pkts_rate_us)
 		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,

@@ -86,6 +86,23 @@ GRID200 = {"g": f"{COEX}/grid-200s/screen_runs.csv"}
 MORE200 = {"m": f"{COEX}/more-200s/screen_runs.csv"}
 COEX_BUFS = ("0.5", "1", "2", "5", "10", "20")
 COEX_RTTS = (("c", "20 ms"), ("d", "50 ms"))
+GRID_POINTS = tuple(f"{p}{b}" for p, _ in COEX_RTTS for b in COEX_BUFS)
+
+
+def grid_label(sc):
+    """A grid point's label: c<b> is 20 ms and <b> BDP, d<b> 50 ms."""
+    return f"{20 if sc[0] == 'c' else 50} ms, {sc[1:]} BDP"
+
+
+def deep(sc):
+    """Is a grid point's buffer 2 BDP or more (where pilots ran deep screens of their own)?"""
+    return float(sc[1:]) >= 2
+
+
+def by_depth(shallow, deep_src, sc):
+    """The source of a grid point's runs, where a configuration's shallow and deep points
+    are in screens of their own."""
+    return deep_src if deep(sc) else shallow
 
 
 def coexist_cols(configs, src="g"):
@@ -226,6 +243,10 @@ SLOW_CFG = {"v0112": "defaults (0.11.2, as 0.11.0)", "v0113": "defaults (0.11.3,
 
 PR = f"{WIDE}/pilot-probe-rtt"
 PR_COEX = f"{COEX}/pilot-probe-rtt-200s"
+# the runs of 0.12.0's and of 0.13.0's defaults (0.12.1 with fair_probe_rtt_pm=250) on the
+# CUBIC grid: shallow (0.5, 1 BDP) and deep points in screens of their own
+K12 = {"k6": f"{SLOW_COEX}/slow12/screen_runs.csv", "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv"}
+Q250 = {"q": f"{PR_COEX}/cubic250/screen_runs.csv", "q2": f"{PR_COEX}/deep250/screen_runs.csv"}
 PR_CFG = {"v0121": "defaults (0.12.1, as 0.12.0)", "def": "defaults (0.12.1, as 0.12.0)",
           "slow12": "defaults of 0.12.0 (0.11.3 with fair_cwnd_avg=2 fair_pkts_rate_us=12000)",
           "pr500": "PROBE_RTT at half the BDP (fair_probe_rtt_pm=500, 0.12.1)",
@@ -294,6 +315,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
+AQM200 = f"{COEX}/aqm-200s/screen_runs.csv"
 AQM_POINTS = (("bfifo", "tail drop (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
               ("fq_codel", "fq_codel"), ("step-bfifo", "tail drop, 100 -> 50 -> 100 Mbit/s"),
               ("step-codel", "CoDel, 100 -> 50 -> 100 Mbit/s"))
@@ -423,10 +445,8 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, "p": f"{PR}/own250-30s/screen_runs.csv"},
                                           where_rows()),
-    "readme-coexistence": Table(
-        {"q": f"{PR_COEX}/cubic250/screen_runs.csv", "q2": f"{PR_COEX}/deep250/screen_runs.csv",
-         **GRID200}, ["RTT", "buffer, BDP"], [
-            ([rlabel, b], {"src": "q2" if float(b) >= 2 else "q", "scenario": f"{p}{b}"})
+    "readme-coexistence": Table({**Q250, **GRID200}, ["RTT", "buffer, BDP"], [
+            ([rlabel, b], {"src": by_depth("q", "q2", p + b), "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
             Col("runs", "runs", config="pr250"),
             Col("bbr_a_fair's share %", "share0", 1, 100, config="pr250"),
@@ -444,29 +464,22 @@ BLOCKS = {
                                  [("v090", "0.9.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
-    "coexist-qemu612": Table({"q": "docs/results/coexistence-qemu612/screen_runs.csv",
-                              **GRID200, "k6": f"{COEX}/pilot-slow-200s/slow12/screen_runs.csv",
-                              "k7": f"{COEX}/pilot-slow-200s/slow12-deep/screen_runs.csv",
-                              "q6": f"{PR_COEX}/cubic250/screen_runs.csv",
-                              "q7": f"{PR_COEX}/deep250/screen_runs.csv"},
-                             ["bbr_a_fair", "backend", "point"], [
-        ([version, backend, f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP"],
-         {"src": src, "config": cfg, "scenario": sc})
+    "coexist-qemu612": Table({"qm": "docs/results/coexistence-qemu612/screen_runs.csv",
+                              **GRID200, **K12, **Q250}, ["bbr_a_fair", "backend", "point"], [
+        ([version, backend, grid_label(sc)], {"src": src, "config": cfg, "scenario": sc})
         for version, cfgs, scens, uml in (
-            ("0.7.0", ("dips2", "dips2"), ("c2", "c20"), "g"),
-            ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("c20",), "g"),
-            ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("c2", "c20"), "g"),
+            ("0.7.0", ("dips2", "dips2"), ("c2", "c20"), ("g", "g")),
+            ("0.8.1 (QEMU), 0.8.0 (UML)", ("v081", "v080"), ("c20",), ("g", "g")),
+            ("0.9.1 (QEMU), 0.9.0 (UML)", ("v091", "v090"), ("c2", "c20"), ("g", "g")),
             ("0.12.0 (QEMU), 0.11.3 with 0.12.0's defaults (UML)", ("v0120", "slow12"),
-             ("c2", "c20", "d0.5"), "k"),
+             ("c2", "c20", "d0.5"), ("k6", "k7")),
             ("0.12.1 with fair_probe_rtt_pm=250, 0.13.0's defaults", ("pr250", "pr250"),
-             ("c2", "c20", "d0.5"), "q"),
+             ("c2", "c20", "d0.5"), ("q", "q2")),
             ("0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)", ("v0130", "pr250"),
-             ("d2", "d20"), "q"))
+             ("d2", "d20"), ("q", "q2")))
         for sc in scens
-        for src, backend, cfg in (("q", "QEMU, Debian 6.12", cfgs[0]),
-                                  (uml if uml == "g" else
-                                   uml + ("7" if float(sc[1:]) >= 2 else "6"), "UML, 6.1",
-                                   cfgs[1]))], [
+        for src, backend, cfg in (("qm", "QEMU, Debian 6.12", cfgs[0]),
+                                  (by_depth(*uml, sc), "UML, 6.1", cfgs[1]))], [
         *share_cols()],
         what=COEX_WHAT.split("; harm")[0], seed_notes=False),
     "coexist-own-kind": screen_rows(O60, [
@@ -598,17 +611,16 @@ BLOCKS = {
         {"p5": f"{COEX}/pilot-pace-200s/cubic-0105/screen_runs.csv",
          "s": f"{COEX}/pilot-shallow-200s/cubic/screen_runs.csv",
          "d": f"{COEX}/pilot-shallow-200s/deep/screen_runs.csv"}, [
-            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
+            ([grid_label(sc), label],
              {"src": src, "config": cfg, "scenario": sc})
-            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
-                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for sc in GRID_POINTS
             for src, cfg, label in (("g", "v090", V090),
                                     ("p5", "f30", HI_SHALLOW_CFG["f30"]),
                                     ("s", "sh7", HI_SHALLOW_CFG["sh7"]),
                                     ("d", "sh7", HI_SHALLOW_CFG["sh7"]),
                                     ("s", "sh9", HI_SHALLOW_CFG["sh9"]))
-            if (src in ("s", "p5") and float(sc[1:]) <= 1) or src == "g"
-            or (src == "d" and float(sc[1:]) >= 2)]),
+            if (src in ("s", "p5") and not deep(sc)) or src == "g"
+            or (src == "d" and deep(sc))]),
     "pilot-shallow-below": Table(
         {"r": f"{COEX}/pilot-shallow-200s/shallow/screen_runs.csv",
          "e": f"{COEX}/pilot-shallow-200s/e10/screen_runs.csv"}, ["point", "bbr_a_fair"], [
@@ -670,18 +682,12 @@ BLOCKS = {
             for src, cfg in (("o", "v0121"), ("o", "pr500"), ("q", "pr250"))], [
         *own_kind_cols()], seed_notes=False),
     "pilot-probe-rtt-cubic": cubic_pilot(
-        {"k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
-         "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv",
-         "p": f"{PR_COEX}/cubic/screen_runs.csv", "q": f"{PR_COEX}/cubic250/screen_runs.csv",
-         "q2": f"{PR_COEX}/deep250/screen_runs.csv"}, [
-            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", PR_CFG[cfg]],
-             {"src": src if src == "p" else (
-                 ("q2" if src == "q" else "k7") if float(sc[1:]) >= 2 else
-                 ("q" if src == "q" else "k6")),
-              "config": cfg, "scenario": sc})
-            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
-                       "d0.5", "d1", "d2", "d5", "d10", "d20")
-            for src, cfg in (("k", "slow12"), ("p", "pr500"), ("q", "pr250"))]),
+        {**K12, "p": f"{PR_COEX}/cubic/screen_runs.csv", **Q250}, [
+            ([grid_label(sc), PR_CFG[cfg]],
+             {"src": by_depth(*srcs, sc), "config": cfg, "scenario": sc})
+            for sc in GRID_POINTS
+            for srcs, cfg in ((("k6", "k7"), "slow12"), (("p", "p"), "pr500"),
+                              (("q", "q2"), "pr250"))]),
     "pilot-probe-rtt-rates": Table(
         {"h": f"{PR}/rate200-30s/screen_runs.csv", "g": f"{PR}/rate1000-30s/screen_runs.csv"},
         ["scenario", "config"], [
@@ -695,7 +701,7 @@ BLOCKS = {
         for pt, who in LATE_POINTS
         for c in ("def", "pr250")], LATE_COLS, what=LATE_WHAT, seed_notes=False),
     "coexist-aqm": Table(
-        {"a": f"{COEX}/aqm-200s/screen_runs.csv"}, ["queue", "pair"], [
+        {"a": AQM200}, ["queue", "pair"], [
             ([where, label], {"src": "a", "config": c, "scenario": pt})
             for pt, where in AQM_POINTS
             for c, label in (("pr250", "bbr_a_fair 0.13.0 / cubic"),
@@ -703,7 +709,7 @@ BLOCKS = {
                              ("cubic2", "cubic / cubic"))], [
             Col("runs", "runs"), Col("first's share %", "share0", 1, 100), Col("Jain", "jain"),
             Col("worst Jain", "jain", extreme="min"), Col("harm to cubic", "harm", 2),
-            Col("bar: cubic's self-harm + 0.1", fn=bar_against(f"{COEX}/aqm-200s/screen_runs.csv")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM200)),
             Col("retransmitted %", "retrans_rate", 2, 100)],
         what=COEX_WHAT.split(", self-harm")[0] + ", against cubic alone under the same queue "
         "and rate (coexist-aqm-solo.ini), per seed; bar: cubic against cubic there, + 0.1"),
@@ -719,8 +725,8 @@ BLOCKS = {
                                       "(fair_hi_phi_pm=0)"))
             if pt != "step-codel" or c in ("v0130", "sh0")], [
             *share_cols(),
-            Col("harm to cubic (computed)", fn=harm_against(f"{COEX}/aqm-200s/screen_runs.csv")),
-            Col("bar: cubic's self-harm + 0.1", fn=bar_against(f"{COEX}/aqm-200s/screen_runs.csv"))],
+            Col("harm to cubic (computed)", fn=harm_against(AQM200)),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM200))],
         what=computed_what("aqm-200s")),
     "coexist-short-flows": Table(
         {"e": f"{COEX}/short-flows-40s/eval.csv"}, ["point", "large flow / short flows"], [
@@ -734,8 +740,8 @@ BLOCKS = {
             Col("2 MB p95 ms", "fct_2000000_p95_ms", 0),
             Col("30 MB flow Mbit/s", fn=finished_mean("finite_flow1_mbps"))],
         what="mean +- 95 % CI half-width over the seeds of each run's 95th percentile (p95) "
-             "completion time per size of the short flows; the 30 MB flow's rate while it ran, over the runs in which it "
-             "finished"),
+             "completion time per size of the short flows; the 30 MB flow's rate while it "
+             "ran, over the runs in which it finished"),
     "pilot-probe-rtt-many": Table(
         {"m": f"{PR}/m10-90s/screen_runs.csv", "w": f"{PR}/wide-60s/screen_runs.csv",
          "m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv"},
@@ -849,13 +855,11 @@ BLOCKS = {
     "pilot-slow-cubic": cubic_pilot(
         {"k1": f"{SLOW_COEX}/calm/screen_runs.csv", "k2": f"{SLOW_COEX}/rate/screen_runs.csv",
          "k3": f"{SLOW_COEX}/slow/screen_runs.csv", "k4": f"{SLOW_COEX}/slow-deep/screen_runs.csv",
-         "k6": f"{SLOW_COEX}/slow12/screen_runs.csv",
-         "k7": f"{SLOW_COEX}/slow12-deep/screen_runs.csv"}, [
-            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
-             {"src": "k7" if src == "k6" and float(sc[1:]) >= 2 else src,
+         **K12}, [
+            ([grid_label(sc), label],
+             {"src": "k7" if src == "k6" and deep(sc) else src,
               "config": cfg, "scenario": sc})
-            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
-                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for sc in GRID_POINTS
             for src, cfg, label in (("g", "v090", V090), ("k2", "v0112", SLOW_CFG["v0112"]),
                                     ("k1", "calm1", SLOW_CFG["calm1"]),
                                     ("k2", "rate10", SLOW_CFG["rate10"]),
@@ -863,7 +867,7 @@ BLOCKS = {
                                     ("k3", "slow10", SLOW_CFG["slow10"]),
                                     ("k4", "slow10", SLOW_CFG["slow10"]),
                                     ("k6", "slow12", SLOW_CFG["slow12"]))
-            if src in ("g", "k6") or (src == "k4") == (float(sc[1:]) >= 2)]),
+            if src in ("g", "k6") or (src == "k4") == (deep(sc))]),
     "pilot-slow-more": Table(
         {**MORE200, "p": f"{COEX}/pilot-shallow-200s/more/screen_runs.csv",
          "k5": f"{SLOW_COEX}/slow-more/screen_runs.csv",
@@ -885,11 +889,10 @@ BLOCKS = {
     "pilot-drop-cubic": cubic_pilot(
         {"p": f"{COEX}/pilot-drop-200s/deep/screen_runs.csv",
          "q": f"{COEX}/pilot-drop-200s/shallow/screen_runs.csv"}, [
-            ([f"{sc[0] == 'c' and 20 or 50} ms, {sc[1:]} BDP", label],
+            ([grid_label(sc), label],
              {"src": src if src == "g" else ("q" if float(sc[1:]) <= 2 else "p"),
               "config": cfg, "scenario": sc})
-            for sc in ("c0.5", "c1", "c2", "c5", "c10", "c20",
-                       "d0.5", "d1", "d2", "d5", "d10", "d20")
+            for sc in GRID_POINTS
             for src, cfg, label in (("g", "v090", V090),
                                     ("p", "drop", "bound dropped at a drained dip"))]),
     "pilot-pace-cubic": cubic_pilot(
