@@ -248,6 +248,16 @@ trap 'log "interrupted"; stop_child; exit 130' INT
 trap 'log "terminated"; stop_child; exit 143' TERM
 trap 'log "hung up"; stop_child; exit 129' HUP
 
+# Flows that start one by one (--stagger, --starts, --jitter) each get a client and a sink
+# process of their own (lib/flows.sh); in a guest's default 1024 MB a hundred of them leave
+# the guest short of memory, and the run takes several times the wall time it takes with
+# more. More than 16 such flows get 32 MB each on top, unless --mem says.
+if [[ -z $MEM ]] && ((NFLOWS > 16)) &&
+	{ [[ -n $STARTS ]] || ! check "$STAGGER == 0 && $JITTER == 0"; }; then
+	MEM=$((1024 + 32 * NFLOWS))
+	log "guest memory (UML, QEMU): $MEM MB for $NFLOWS flows started one by one (--mem to set it)"
+fi
+
 if ((DRY)); then
 	# --module-param is checked against the module the runs would load, so a dry run with
 	# parameters needs the backend (lib/backend.sh)

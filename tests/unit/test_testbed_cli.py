@@ -280,3 +280,22 @@ def test_scenario_plan_streams_limit_and_separate_starts():
     assert [g[6] for g in groups] == ["1", "2", "3", "4"]
     _, groups = plan("--rtt", "10", "--flows-per-rtt", "200", "--duration", "10")
     assert [len(g[6].split(",")) for g in groups] == [128, 72]
+
+
+@pytest.mark.parametrize("extra,mem", [
+    (["--stagger", "0.1"], "4224 MB"),          # 100 flows one by one: 1024 + 32 x 100
+    (["--jitter", "10"], "4224 MB"),
+    (["--stagger", "0.1", "--mem", "2048"], None),  # --mem says
+    ([], None),                                 # two clients, one per class
+])
+def test_rtt_fairness_gives_a_guest_memory_for_many_flows_started_one_by_one(extra, mem):
+    # a hundred flows with their own processes in the runners' default 1024 MB ran for
+    # tens of minutes without an end (docs/coexistence.md)
+    p = run(RF, "--dry-run", "--rtt", "10,60", "--flows-per-rtt", "50", "--duration", "90",
+            "--warmup", "30", *extra)
+    assert p.returncode == 0, p.stderr
+    line = [ln for ln in p.stderr.splitlines() if "guest memory" in ln]
+    if mem is None:
+        assert not line, line
+    else:
+        assert line and mem in line[0], p.stderr
