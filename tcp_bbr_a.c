@@ -143,10 +143,7 @@ struct bbr {
 		lt_is_sampling:1,	/* long-term interval under way? */
 		lt_rtt_cnt:7,		/* rounds in the long-term interval */
 		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
-		dip_extra:1,		/* this PROBE_RTT is the algorithm's extra dip */
-		dip_extra_done:1,	/* one taken since min_rtt_stamp was set? */
-		dip_extra_low:1,	/* the algorithm's: its RTTs came down */
-		unused_a:4;
+		unused_a:7;
 	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
 	u32	lt_last_delivered;	/* tp->delivered at interval start */
 	u32	lt_last_stamp;		/* ms: interval start */
@@ -309,9 +306,6 @@ static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
 						     const struct bbr_ctx *c,
 						     const struct rate_sample *rs,
 						     const enum bbr_algo algo);
-static __always_inline bool bbr_hook_extra_dip_due(struct sock *sk,
-						   const struct bbr_ctx *c,
-						   const enum bbr_algo algo);
 static __always_inline void bbr_hook_probe_rtt_enter(struct sock *sk,
 						     const struct bbr_ctx *c,
 						     const enum bbr_algo algo);
@@ -1002,11 +996,7 @@ static __always_inline void bbr_check_probe_rtt_done(struct sock *sk,
 		return;
 
 	bbr_hook_probe_rtt_done(sk, c, algo);
-	if (!bbr->dip_extra) {
-		bbr->min_rtt_stamp = tcp_jiffies32; /* next PROBE_RTT in 10 s */
-		bbr->dip_extra_done = 0;
-	}
-	bbr->dip_extra = 0;
+	bbr->min_rtt_stamp = tcp_jiffies32;	/* next PROBE_RTT in 10 s */
 	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
 	bbr_reset_mode(sk);
 }
@@ -1034,21 +1024,10 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
 	     (expired && !rs->is_ack_delayed))) {
 		bbr->min_rtt_us = rs->rtt_us;
 		bbr->min_rtt_stamp = tcp_jiffies32;
-		bbr->dip_extra_done = 0;
 	}
 
-	/*
-	 * The algorithm may ask for one extra dip per min_rtt window, in
-	 * PROBE_BW: a PROBE_RTT like the others, except that its end leaves
-	 * the window (and so the next regular PROBE_RTT) where it was.
-	 */
-	if (bbr_probe_rtt_mode_ms > 0 && !bbr->idle_restart &&
-	    bbr->mode != BBR_PROBE_RTT &&
-	    (expired || (!bbr->dip_extra_done &&
-			 bbr_hook_extra_dip_due(sk, c, algo)))) {
-		bbr->dip_extra = !expired;
-		bbr->dip_extra_done |= !expired;
-		bbr->dip_extra_low = 0;
+	if (bbr_probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
+	    bbr->mode != BBR_PROBE_RTT) {
 		bbr->mode = BBR_PROBE_RTT;
 		bbr_hook_probe_rtt_enter(sk, c, algo);
 		bbr_save_cwnd(sk);
@@ -1530,22 +1509,6 @@ static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
 		break;
 	default:
 		break;
-	}
-}
-
-/*
- * Should an extra PROBE_RTT begin now, in this min_rtt window? At most one
- * per window is taken (the core keeps count); none in BBRv1.
- */
-static __always_inline bool bbr_hook_extra_dip_due(struct sock *sk,
-						   const struct bbr_ctx *c,
-						   const enum bbr_algo algo)
-{
-	switch (algo) {
-	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_extra_dip_due(sk, c);
-	default:
-		return false;
 	}
 }
 

@@ -73,10 +73,6 @@
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
  *    against many of them.
  *
- * As an option (fair_compete_mid), an extra PROBE_RTT halfway through each
- * min_rtt window is the competitor test's, not the regular ones: a BBR-like
- * competitor joins every regular dip, but not that one.
- *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, a quarter)
  * rather than 4 packets: the dip still drains the flow's own queue, and
  * the link is not left nearly idle while it lasts.
@@ -148,8 +144,6 @@ BBR_PARAM(fair_compete_drop, 0, 0, 1,
 	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
-BBR_PARAM(fair_compete_mid, 0, 0, 1,
-	  "bbr_a_fair: 1 an extra PROBE_RTT halfway through each min_rtt window, and only these dips set and clear the competitor flag; 0 the regular PROBE_RTTs do");
 
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
@@ -178,7 +172,6 @@ struct bbr_a_fair_params {
 	u8	pkts_scale;
 	u8	cwnd_avg;
 	u8	hi_pace;
-	u8	compete_mid;
 };
 
 /*
@@ -255,7 +248,6 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
 	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
-	p->compete_mid = bbr_param(fair_compete_mid);
 }
 
 static __always_inline void
@@ -508,43 +500,6 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 }
 
 /*
- * fair_compete_mid: an extra dip halfway through the min_rtt window. A
- * BBR-like competitor's PROBE_RTTs fall together with this flow's (each
- * flow's min_rtt is renewed only when both dip), so a regular dip finds
- * the queue empty and the competitor is never seen. Flows of this kind
- * synchronise their regular dips, and so their extra ones, which then
- * empty the queue unless a flow that does not take part keeps one.
- */
-static __always_inline bool bbr_a_fair_extra_dip_due(struct sock *sk,
-						     const struct bbr_ctx *c)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	return bbr_a_fair_params(c)->compete_mid &&
-	       bbr->mode == BBR_PROBE_BW &&
-	       after(tcp_jiffies32,
-		     bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ / 2);
-}
-
-/*
- * During an extra dip min_rtt's filter has not expired, so min_rtt does not
- * take the dip's RTTs: whether any came within fair_compete_us of the
- * connection's lowest RTT is kept instead (the core's dip_extra_low).
- */
-static __always_inline void bbr_a_fair_extra_dip_ack(struct sock *sk,
-						     const struct bbr_ctx *c)
-{
-	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_a_fair_event_params e;
-
-	if (c->rtt_us < 0 || bbr->dip_extra_low)
-		return;
-	bbr_a_fair_event_load(&e);
-	if ((u32)c->rtt_us <= tcp_min_rtt(tcp_sk(sk)) + e.compete_us)
-		bbr->dip_extra_low = 1;
-}
-
-/*
  * PROBE_RTT is over. The lowest RTT of its dip, against the connection's
  * lowest (tcp_min_rtt), says whether a flow that does not yield to delay
  * keeps a queue. Many flows of its own kind whose PROBE_RTTs do not overlap
@@ -567,15 +522,9 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	bool queued;
 	u32 dips;
 
-	/* fair_compete_mid: only the extra dips are the test's */
-	if (p->compete_mid && !bbr->dip_extra)
-		return;
 	bbr_a_fair_event_load(&e);
-	if (bbr->dip_extra)
-		queued = e.compete_us && !bbr->dip_extra_low;
-	else
-		queued = e.compete_us && bbr->min_rtt_us > base &&
-			 bbr->min_rtt_us - base > e.compete_us;
+	queued = e.compete_us && bbr->min_rtt_us > base &&
+		 bbr->min_rtt_us - base > e.compete_us;
 	dips = f->dips;
 	f->compete = bbr_a_compete_next(was, queued, !e.compete_us, &dips,
 					e.compete_dips, e.compete_clear_dips);
@@ -659,11 +608,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 				bbr_a_fair_epoch(sk, p, x, true);
 		}
 	}
-	if (bbr->mode != BBR_PROBE_BW) {
-		if (bbr->dip_extra)
-			bbr_a_fair_extra_dip_ack(sk, c);
+	if (bbr->mode != BBR_PROBE_BW)
 		return;
-	}
 	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,

@@ -14,7 +14,7 @@ from .run import find_runs
 from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
 from .summary import print_table, summarize
 from .sweep import SWEEP_COLS, sweep_rows
-from .trace import TRACE_BIN_COLS, trace_bins
+from .trace import TRACE_BIN_COLS, TRACE_DIP_COLS, trace_bins, trace_dips
 from .evaluation import SERIES_COLS, evaluation_runs, evaluation_series
 from .windows import WINDOW_COLS, screen_windows
 
@@ -28,6 +28,16 @@ def trace_bins_command(a):
     with open(os.path.join(a.dirs[0], "trace.csv")) as f:
         rows = trace_bins(list(csv.DictReader(f)), a.bin_s)
     save_csv(a.trace_bins, TRACE_BIN_COLS, rows)
+    return 0
+
+
+def trace_dips_command(a):
+    """analyze.py --trace-dips CSV RUN_DIR: each PROBE_RTT of the run's gain trace."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--trace-dips needs one run directory (with trace.csv)")
+    with open(os.path.join(a.dirs[0], "trace.csv")) as f:
+        rows = trace_dips(list(csv.DictReader(f)))
+    save_csv(a.trace_dips, TRACE_DIP_COLS, rows)
     return 0
 
 
@@ -49,6 +59,8 @@ def parser():
     ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
                     "per flow (PROBE_BW events), to CSV")
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
+    ap.add_argument("--trace-dips", metavar="CSV", help="each PROBE_RTT of RUN_DIR's trace.csv "
+                    "(the queue it left, whether min_rtt's window had expired), to CSV")
     ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
                     "a result: exit 1 naming the problems of those that are not")
     ap.add_argument("--share-windows", metavar="CSV", help="each cc's share in consecutive "
@@ -183,6 +195,8 @@ def command(a, ap):
         return check_command(a)
     if a.trace_bins:
         return trace_bins_command(a)
+    if a.trace_dips:
+        return trace_dips_command(a)
     if a.cost:
         return cost_command(a)
     if a.stress_csv:

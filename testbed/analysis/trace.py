@@ -1,5 +1,6 @@
 """The module's gain trace (bbr_a:bbr_a_gain) per flow: trace.csv rows, per-flow shares of
-gain reasons in the measured interval, and time bins (analyze.py --trace-bins)."""
+gain reasons in the measured interval, time bins (analyze.py --trace-bins) and PROBE_RTT dips
+(analyze.py --trace-dips)."""
 from .parse import GAIN_WHY
 from .stats import mean
 
@@ -80,4 +81,49 @@ def trace_bins(rows, step):
                     round(sum(x["why"] == "drain" for x in rs) / len(rs), 3),
                     round(mean(his), 3) if his else None,
                     round(mean(comp), 3) if comp else None])
+    return out
+
+
+TRACE_DIP_COLS = ["flow", "rtt_ms", "start_s", "end_s", "events", "lowest_rtt_ms", "base_rtt_ms",
+                  "queue_ms", "window_expired", "compete_after"]
+
+
+def trace_dips(rows):
+    """trace.csv rows (dicts) -> one TRACE_DIP_COLS row per PROBE_RTT of each flow: when it
+    began and ended (its first event in mode 3, the first event after), the lowest RTT
+    sample of its events and of the event that ended it, the flow's lowest RTT sample of the
+    whole trace (base), their difference (the queue the dip left, ms), whether the min_rtt
+    window had expired (a regular dip: min_rtt took the dip's first sample, so it changed
+    from the event before) and the competitor flag after it. A dip still under way at the
+    trace's end is left out. Events come once per round, so a dip's lowest sample is an
+    upper bound of its lowest RTT."""
+    flows = {}
+    for r in rows:
+        flows.setdefault(int(r["flow"]), []).append(r)
+    out = []
+    for flow, rs in sorted(flows.items()):
+        samples = [int(r["rtt_us"]) for r in rs if int(r["rtt_us"]) >= 0]
+        if not samples:
+            continue
+        base = min(samples)
+        i = 0
+        while i < len(rs):
+            if rs[i]["mode"] != "3":
+                i += 1
+                continue
+            j = i
+            while j < len(rs) and rs[j]["mode"] == "3":
+                j += 1
+            if j == len(rs):
+                break
+            dip = rs[i:j + 1]
+            low = [int(r["rtt_us"]) for r in dip if int(r["rtt_us"]) >= 0]
+            expired = i > 0 and rs[i]["min_rtt_us"] != rs[i - 1]["min_rtt_us"]
+            lowest = min(low) if low else None
+            out.append([flow, rs[i]["rtt_ms"], float(rs[i]["t_s"]), float(rs[j]["t_s"]), j - i,
+                        None if lowest is None else round(lowest / 1000, 3),
+                        round(base / 1000, 3),
+                        None if lowest is None else round((lowest - base) / 1000, 3),
+                        int(expired), rs[j].get("compete") or None])
+            i = j
     return out

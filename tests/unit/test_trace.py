@@ -86,3 +86,22 @@ def test_events_dated_by_tcp_clock(tmp_path):
         "round_lost=0 ev=0 bw_hi_bps=0 compete=0 t_us=101500000\n")
     assert [t for t, _ in analyze.parse_trace_file(str(p))] == [101.5]
     assert [t for t, _ in analyze.parse_trace_file(str(p), 2.5)] == [104.0]
+
+
+def test_trace_dips():
+    def ev(t, mode, rtt, min_rtt, compete="0"):
+        return {"t_s": t, "flow": "1", "rtt_ms": "20.0", "mode": mode, "rtt_us": rtt,
+                "min_rtt_us": min_rtt, "compete": compete}
+    rows = [ev("1.0", "2", "20500", "20000"), ev("2.0", "2", "41000", "20000"),
+            # a regular dip: min_rtt's window expired, it takes the dip's first sample
+            ev("10.0", "3", "41000", "41000"), ev("10.1", "3", "27000", "27000"),
+            ev("10.3", "2", "26000", "26000", "1"),
+            # a dip whose window had not expired: min_rtt stays; the ending event's sample
+            # is the dip's lowest
+            ev("15.0", "3", "45000", "26000"), ev("15.1", "3", "-1", "26000"),
+            ev("15.3", "2", "22000", "26000"),
+            # under way at the trace's end: left out
+            ev("20.0", "3", "30000", "26000")]
+    out = analyze.trace_dips(rows)
+    assert out == [[1, "20.0", 10.0, 10.3, 2, 26.0, 20.5, 5.5, 1, "1"],
+                   [1, "20.0", 15.0, 15.3, 2, 22.0, 20.5, 1.5, 0, "0"]]
