@@ -4,7 +4,7 @@ numbers in the docs. One module per job, each read in one sitting:
     common    error type, payload ceiling, formatting, CSV files
     stats     Jain's index, utilisation, counters, means and 95 % confidence intervals
     parse     a run's raw outputs: params.env, the traffic's JSON, ss, tc, snmp, netstat, trace
-    trace     the gain trace per flow: trace.csv, shares of gain reasons, time bins
+    trace     the gain trace per flow: trace.csv, shares of gain reasons, time bins, dips
     run       per-run metrics: one run directory -> run_summary.json and its CSV time series
     checks    whether a run is a result: clients that finished, flows that lasted, delivery
     provenance  every option that shaped a run, the kernel, the module, the job key

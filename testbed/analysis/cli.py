@@ -14,7 +14,8 @@ from .run import find_runs
 from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
 from .summary import print_table, summarize
 from .sweep import SWEEP_COLS, sweep_rows
-from .trace import TRACE_BIN_COLS, TRACE_DIP_COLS, trace_bins, trace_dips
+from .trace import (SCREEN_DIP_COLS, TRACE_BIN_COLS, TRACE_DIP_COLS, screen_dips, trace_bins,
+                    trace_dips)
 from .evaluation import SERIES_COLS, evaluation_runs, evaluation_series
 from .windows import WINDOW_COLS, screen_windows
 
@@ -32,10 +33,15 @@ def trace_bins_command(a):
 
 
 def trace_dips_command(a):
-    """analyze.py --trace-dips CSV RUN_DIR: each PROBE_RTT of the run's gain trace."""
+    """analyze.py --trace-dips CSV DIR: each PROBE_RTT of the gain trace of a run directory
+    (with trace.csv), or of every job of a screen.sh tree."""
     if len(a.dirs) != 1:
-        raise AnalysisError("--trace-dips needs one run directory (with trace.csv)")
-    with open(os.path.join(a.dirs[0], "trace.csv")) as f:
+        raise AnalysisError("--trace-dips needs one run directory or screen tree")
+    trace = os.path.join(a.dirs[0], "trace.csv")
+    if not os.path.exists(trace):
+        save_csv(a.trace_dips, SCREEN_DIP_COLS, screen_dips(a.dirs[0]))
+        return 0
+    with open(trace) as f:
         rows = trace_dips(list(csv.DictReader(f)))
     save_csv(a.trace_dips, TRACE_DIP_COLS, rows)
     return 0
@@ -59,8 +65,9 @@ def parser():
     ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
                     "per flow (PROBE_BW events), to CSV")
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
-    ap.add_argument("--trace-dips", metavar="CSV", help="each PROBE_RTT of RUN_DIR's trace.csv "
-                    "(the queue it left, whether min_rtt's window had expired), to CSV")
+    ap.add_argument("--trace-dips", metavar="CSV", help="each PROBE_RTT of RUN_DIR's trace.csv, "
+                    "or of every job of the screen tree DIR (the queue it left, whether "
+                    "min_rtt's window had expired), to CSV")
     ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
                     "a result: exit 1 naming the problems of those that are not")
     ap.add_argument("--share-windows", metavar="CSV", help="each cc's share in consecutive "

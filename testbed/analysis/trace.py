@@ -1,6 +1,12 @@
 """The module's gain trace (bbr_a:bbr_a_gain) per flow: trace.csv rows, per-flow shares of
 gain reasons in the measured interval, time bins (analyze.py --trace-bins) and PROBE_RTT dips
 (analyze.py --trace-dips)."""
+import csv
+import glob
+import os
+import re
+
+from .common import AnalysisError
 from .parse import GAIN_WHY
 from .stats import mean
 
@@ -127,3 +133,30 @@ def trace_dips(rows):
                         int(expired), rs[j].get("compete") or None])
             i = j
     return out
+
+
+SCREEN_DIP_COLS = ["config", "scenario", "seed"] + TRACE_DIP_COLS + [
+    "kernel", "module_version", "module_srcversion"]
+
+
+def screen_dips(screen_dir):
+    """SCREEN_DIP_COLS rows of every job of a screen.sh tree (<config>/<scenario>/seed<N>/
+    with one run directory holding trace.csv and params.env): each job's trace_dips."""
+    rows = []
+    pattern = os.path.join(screen_dir, "*", "*", "seed*", "*", "run1", "trace.csv")
+    for path in sorted(glob.glob(pattern)):
+        where = path.split(os.sep)
+        if not re.fullmatch(r"seed[0-9]+", where[-4]):
+            continue  # seed<N>.stale/: a job moved aside to run again
+        run = os.path.dirname(path)
+        with open(os.path.join(run, "params.env")) as f:
+            env = dict(ln.rstrip("\n").split("=", 1) for ln in f if "=" in ln)
+        with open(path) as f:
+            dips = trace_dips(list(csv.DictReader(f)))
+        for d in dips:
+            rows.append([where[-6], where[-5], where[-4][len("seed"):]] + d +
+                        [env.get("kernel", ""), env.get("module_version", ""),
+                         env.get("module_srcversion", "")])
+    if not rows:
+        raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has PROBE_RTTs")
+    return rows

@@ -2,6 +2,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "testbed"))
 import analysis as analyze  # noqa: E402
 
@@ -105,3 +107,25 @@ def test_trace_dips():
     out = analyze.trace_dips(rows)
     assert out == [[1, "20.0", 10.0, 10.3, 2, 26.0, 20.5, 5.5, 1, "1"],
                    [1, "20.0", 15.0, 15.3, 2, 22.0, 20.5, 1.5, 0, "0"]]
+
+
+def test_screen_dips(tmp_path):
+    # a screen tree: <config>/<scenario>/seed<N>/<cc>/run1/{trace.csv,params.env}; a job
+    # moved aside (seed1.stale) is not read
+    cols = ["t_s", "flow", "rtt_ms", "mode", "rtt_us", "min_rtt_us", "compete"]
+    trace = [["1.0", "1", "20.0", "2", "30000", "20000", "0"],
+             ["10.0", "1", "20.0", "3", "28000", "28000", "0"],
+             ["10.3", "1", "20.0", "2", "20000", "20000", "0"]]
+    for seed in ("seed1", "seed1.stale", "seed2"):
+        run = tmp_path / "cfg" / "c2" / seed / "bbr_a_fair+bbr" / "run1"
+        run.mkdir(parents=True)
+        (run / "trace.csv").write_text(
+            ",".join(cols) + "\n" + "".join(",".join(r) + "\n" for r in trace))
+        (run / "params.env").write_text("kernel=6.1.192\nmodule_version=0.13.0\n"
+                                        "module_srcversion=ABC\n")
+    out = analyze.screen_dips(str(tmp_path))
+    assert out == [["cfg", "c2", s, 1, "20.0", 10.0, 10.3, 1, 20.0, 20.0, 0.0, 1, "0",
+                    "6.1.192", "0.13.0", "ABC"] for s in ("1", "2")]
+    assert len(analyze.SCREEN_DIP_COLS) == len(out[0])
+    with pytest.raises(analyze.AnalysisError):
+        analyze.screen_dips(str(tmp_path / "cfg" / "c2" / "seed1.stale"))
