@@ -48,12 +48,13 @@ class Table:
     """A generated table: sources {name: path from the repository root}, label headers,
     rows [(labels, sel)] (the row's first cells, and which runs it takes: src, config,
     scenario), columns, extra rows of fixed text (the paper's values), and what the cells
-    are (said in the provenance line)."""
+    are (said in the provenance line); unit: what a row of the sources is (runs; a dips file's
+    rows are PROBE_RTTs)."""
 
     def __init__(self, sources, labels, rows, cols, extra=(),
-                 what="mean +- 95 % CI half-width over the seeds", seed_notes=True):
+                 what="mean +- 95 % CI half-width over the seeds", seed_notes=True, unit="runs"):
         self.sources, self.labels, self.rows, self.cols = sources, labels, rows, cols
-        self.extra, self.what, self.seed_notes = extra, what, seed_notes
+        self.extra, self.what, self.seed_notes, self.unit = extra, what, seed_notes, unit
 
 
 def grid(path, metric, configs, scenarios, label=lambda s: s, header="scenario", digits=3,
@@ -97,7 +98,7 @@ def _counted(values):
 def provenance_line(name, table, used):
     """What the block's numbers come from: {source name: runs used}."""
     runs = [r for rs in used.values() for r in rs]
-    files = ", ".join(f"`{table.sources[s]}` ({len(rs)} runs)" for s, rs in used.items())
+    files = ", ".join(f"`{table.sources[s]}` ({len(rs)} {table.unit})" for s, rs in used.items())
     seeds = [r.get("seed") for r in runs if r.get("seed")]
     parts = [f"seeds {_seeds(seeds)}"] if seeds else []
     commits = _counted([r.get("commit") for r in runs])

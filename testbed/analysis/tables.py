@@ -77,7 +77,8 @@ def _with_summaries(rows, paths):
 
 
 PER_FLOW = {"cwnd_limited": "cwnd_limited_shares", "probe": "probe_shares",
-            "hold": "hold_shares", "drain": "drain_shares", "phi": "phi_means"}  # per-flow gain-trace columns of screen_runs.csv
+            "hold": "hold_shares", "drain": "drain_shares", "phi": "phi_means",
+            "trace_queue": "trace_queue_ms"}  # per-flow gain-trace columns of screen_runs.csv
 
 
 def values(runs, metric):
@@ -85,12 +86,13 @@ def values(runs, metric):
     throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
     share of a mixed run, from 0), harm, self_harm, share (a share-windows row's), wall_s
     (the run's own wall time, from a screen.sh tree's summaries), a PER_FLOW gain-trace
-    value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>), or any other
+    value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>, trace_queue<i>:
+    the queueing delay rtt - min_rtt its ACKs saw, ms), or any other
     numeric column of the runs' file (analyze.py --evaluation's fct_all_p50_ms ...); None
     where a run has none."""
     out = []
     for r in runs:
-        flow = re.fullmatch(r"(cwnd_limited|probe|hold|drain|phi)([0-9]+)", metric)
+        flow = re.fullmatch(r"(cwnd_limited|probe|hold|drain|phi|trace_queue)([0-9]+)", metric)
         if metric in RUN_METRICS or metric in ("harm", "self_harm", "share", "wall_s"):
             out.append(r.get(metric))
         elif flow:

@@ -178,6 +178,25 @@ def test_a_fn_column_renders_its_function_of_the_rows_runs(tmp_path):
                          "`docs/results/w.csv` (1 runs); commit c1._")
 
 
+def test_a_table_names_what_its_rows_are(tmp_path):
+    """Table(unit=...): a file whose rows are not runs (a dips file) says so in the
+    provenance line."""
+    (tmp_path / "docs/results").mkdir(parents=True)
+    (tmp_path / "docs/results/d.csv").write_text("config,seed,queue_ms\na,1,0.5\na,1,0.0\n")
+    table = docs.Table({"d": "docs/results/d.csv"}, ["config"],
+                       [(["a"], {"src": "d", "config": "a"})],
+                       [docs.Col("dips", fn=lambda rs: str(len(rs)))], what="x", unit="PROBE_RTTs")
+    lines = docs.render("t", table, repo=str(tmp_path))
+    assert lines[2] == "| a | 2 |", lines
+    assert "`docs/results/d.csv` (2 PROBE_RTTs); seeds 1" in lines[-1], lines[-1]
+
+
+def test_trace_queue_is_a_per_flow_value():
+    runs = [{"trace_queue_ms": "23.5/"}, {"trace_queue_ms": ""}]
+    assert docs.values(runs, "trace_queue0") == [23.5, None]
+    assert docs.values(runs, "trace_queue1") == [None, None]
+
+
 def test_wall_cells():
     """Runs timed at two durations: the span at each, and the marginal cost per repetition
     paired by rep (or by the file's order without one); soak rows summed per main job."""
