@@ -315,6 +315,21 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
+BBR_RUNS = f"{COEX}/bbr-200s"
+BBR_SRC = {"d20": f"{BBR_RUNS}/def20/screen_runs.csv", "d50": f"{BBR_RUNS}/def50/screen_runs.csv",
+           "m": f"{BBR_RUNS}/mid/screen_runs.csv", "p": f"{BBR_RUNS}/pkts/screen_runs.csv"}
+BBR_FIRST = {"def0130b": "bbr_a_fair 0.13.0 / bbr",
+             "mid1b": "bbr_a_fair, an extra dip (fair_compete_mid=1, 0.13.1) / bbr",
+             "pkts64b": "bbr_a_fair 0.13.0, 64 packets (fair_cwnd_pkts=64) / bbr",
+             "q10b": "bbr_a_fair 0.13.0, 10 ms of queue (fair_cwnd_queue_us=10000) / bbr",
+             "bbr": "bbr / bbr"}
+
+
+def dip_count(test=lambda d: True):
+    """A cell function of a dips file's rows (analyze.py --trace-dips): how many pass test."""
+    return lambda dips: str(sum(1 for d in dips if test(d)))
+
+
 AQM200 = f"{COEX}/aqm-200s/screen_runs.csv"
 AQM_POINTS = (("bfifo", "tail drop (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
               ("fq_codel", "fq_codel"), ("step-bfifo", "tail drop, 100 -> 50 -> 100 Mbit/s"),
@@ -713,6 +728,41 @@ BLOCKS = {
             Col("retransmitted %", "retrans_rate", 2, 100)],
         what=COEX_WHAT.split(", self-harm")[0] + ", against cubic alone under the same queue "
         "and rate (coexist-aqm-solo.ini), per seed; bar: cubic against cubic there, + 0.1"),
+    "bbr-split": Table(
+        BBR_SRC, ["point", "first / second"], [
+            ([f"{rtt} ms, {b} BDP", BBR_FIRST[c]],
+             {"src": src, "config": c, "scenario": f"{p}{b}"})
+            for p, rtt, bufs in (("c", 20, ("0.5", "2", "20")), ("d", 50, ("2", "20")))
+            for b in bufs
+            for src, c in ((f"d{rtt}", "def0130b"), ("m", "mid1b"), ("p", "pkts64b"),
+                           ("p", "q10b"), ("d50", "bbr"))
+            if (c != "mid1b" or p == "c") and (src != "p" or b == "2")
+            and (c != "bbr" or p == "d")], [
+            Col("runs", "runs"), Col("first's share %", "share0", 1, 100), Col("Jain", "jain"),
+            Col("worst Jain", "jain", extreme="min"),
+            Col("queueing delay bbr_a_fair's ACKs saw, ms", "trace_queue0", 1)],
+        what="mean +- 95 % CI half-width over the seeds; share: of the two flows' throughput; "
+             "queueing delay: rtt - min_rtt of bbr_a_fair's PROBE_BW events in its trace"),
+    "bbr-dips": Table(
+        {"x20": f"{BBR_RUNS}/dips-def20.csv", "xm": f"{BBR_RUNS}/dips-mid.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"20 ms, {b} BDP", label], {"src": src, "config": c, "scenario": f"c{b}"})
+            for b in ("0.5", "2", "20")
+            for src, c, label in (("x20", "def0130b", "0.13.0"),
+                                  ("xm", "mid1b", "an extra dip (fair_compete_mid=1, 0.13.1)"))], [
+            Col("runs", fn=lambda dips: str(len({d["seed"] for d in dips}))),
+            Col("PROBE_RTTs", fn=dip_count()),
+            Col("of them regular (min_rtt's window expired)",
+                fn=dip_count(lambda d: d["window_expired"] == "1")),
+            Col("left a queue above fair_compete_us (5 ms)",
+                fn=dip_count(lambda d: float(d["queue_ms"] or 0) > 5)),
+            Col("largest queue left, ms",
+                fn=lambda dips: f"{max(float(d['queue_ms'] or 0) for d in dips):.1f}"),
+            Col("competitor flag set after it", fn=dip_count(lambda d: d["compete_after"] == "1"))],
+        what="each PROBE_RTT of the bbr_a_fair flow in the traces of bbr-split's runs "
+             "(testbed/analyze.py --trace-dips): the queue a dip left is the lowest RTT sample "
+             "of its trace events (one per round) and of the one that ended it, above the "
+             "flow's lowest of the run", seed_notes=False, unit="PROBE_RTTs"),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
             ([where, label], {"src": "p", "config": c, "scenario": pt})
