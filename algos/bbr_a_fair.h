@@ -86,8 +86,6 @@ BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
 BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
-BBR_PARAM(fair_probe_rtt_pace, 0, 0, 1,
-	  "bbr_a_fair: 1 PROBE_RTT also paces at fair_probe_rtt_pm of the bw it paced at, so that many flows whose cwnds at the floor hold more than the path's BDP still drain the queue; 0 only cwnd shrinks");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -174,7 +172,6 @@ struct bbr_a_fair_params {
 	u8	pkts_scale;
 	u8	cwnd_avg;
 	u8	hi_pace;
-	u8	probe_rtt_pace;
 };
 
 /*
@@ -236,7 +233,6 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->queue_us = bbr_param(fair_queue_us);
 	p->probe_hold = bbr_param(fair_probe_hold);
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
-	p->probe_rtt_pace = bbr_param(fair_probe_rtt_pace);
 	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
@@ -390,26 +386,18 @@ static __always_inline u32 bbr_a_fair_hi_mode(const struct bbr_a_fair_params *p,
  * unless the bound acts on the cwnd target alone (bbr_a_fair_hi_mode, no
  * competitor flagged); then the model's (bbr_a_fair_cwnd_target), and a
  * cut after a loss in a shallow buffer takes inflight down towards the BDP
- * rather than the rate below the link's. With fair_probe_rtt_pace, in
- * PROBE_RTT fair_probe_rtt_pm of that: a cwnd at a share of the BDP drains
- * nothing once min_rtt holds a standing queue (a hundred flows at the
- * floor hold more than the BDP), a rate at a share of the bw does.
+ * rather than the rate below the link's.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      u32 model_bw, u32 bw)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 x = model_bw;
 
-	if (f->compete || bbr_a_fair_hi_mode(p, f) == BBR_A_FAIR_HI_BOTH)
-		x = bw;
-	if (unlikely(p->probe_rtt_pace && p->probe_rtt_pm &&
-		     bbr->mode == BBR_PROBE_RTT))
-		x = div_u64((u64)x * p->probe_rtt_pm, 1000);
-	return x;
+	if (f->compete ||
+	    bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
+		return bw;
+	return model_bw;
 }
 
 /*

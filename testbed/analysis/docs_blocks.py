@@ -2,6 +2,7 @@
 each name, the committed data it renders from and what it shows. A block is placed in a
 Markdown file by its markers alone (<!-- table:NAME --> ... <!-- /table -->), so it can
 move between files."""
+import collections
 import csv
 import os
 
@@ -9,6 +10,7 @@ from .cost import cost_summary
 from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
+from .stats import percentile
 from .tables import TABLE_CCS, load_runs, mean_ci95, values
 from .wall import (fault_bound, first_flow_ahead, marginal, per_run, soak_job_walls,
                    soak_outcomes, span, wall_span)
@@ -315,6 +317,11 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
+M50S = "docs/results/fairness-wide-uml/m50-stagger-90s"
+M50S_SRC = {"s1": f"{M50S}/summary-bbr_a_fair.json", "s2": f"{M50S}/summary-nocomp.json",
+            "s3": f"{M50S}/summary-bbr.json", "s4": f"{M50S}/summary-pace.json",
+            "t": f"{M50S}/together/screen_runs.csv",
+            "d3": "docs/results/fairness-wide-uml/pilot-slow/m50-diag-90s/screen_runs.csv"}
 BBR_RUNS = f"{COEX}/bbr-200s"
 BBR_SRC = {"d20": f"{BBR_RUNS}/def20/screen_runs.csv", "d50": f"{BBR_RUNS}/def50/screen_runs.csv",
            "m": f"{BBR_RUNS}/mid/screen_runs.csv", "p": f"{BBR_RUNS}/pkts/screen_runs.csv"}
@@ -728,6 +735,47 @@ BLOCKS = {
             Col("retransmitted %", "retrans_rate", 2, 100)],
         what=COEX_WHAT.split(", self-harm")[0] + ", against cubic alone under the same queue "
         "and rate (coexist-aqm-solo.ini), per seed; bar: cubic against cubic there, + 0.1"),
+    "m50-stagger": Table(M50S_SRC, ["start", "config"], [
+        ([start, label], sel) for start, label, sel in (
+            ("over 10 s", "0.13.0", {"src": "s1"}),
+            ("over 10 s", "0.13.0, competitor test off (fair_compete_us=0)", {"src": "s2"}),
+            ("over 10 s", "0.13.3, PROBE_RTT paced at its share (fair_probe_rtt_pace=1)",
+             {"src": "s4"}),
+            ("over 10 s", "bbr", {"src": "s3"}),
+            ("together", "0.13.3 (0.13.0's algorithm)", {"src": "t", "config": "v0133"}),
+            ("together", "0.13.3, PROBE_RTT paced at its share (fair_probe_rtt_pace=1)",
+             {"src": "t", "config": "pace1"}),
+            ("together, seed 1", "0.12.0, competitor test off (fair_compete_us=0)",
+             {"src": "d3", "config": "nocomp12"}),
+            ("together, seed 1", "bbr", {"src": "d3", "config": "bbr"}))], [
+        *own_kind_cols()], seed_notes=False,
+        what="10 vs 60 ms, fifty flows per class, 100 Mbit/s, 2 BDP (120 ms of the longer "
+             "RTT), 90 s measured from 30 s; one run (seed 1) or the mean +- 95 % CI "
+             "half-width over the seeds"),
+    "m50-stagger-dips": Table(
+        {"x1": f"{M50S}/dips-bbr_a_fair.csv", "x4": f"{M50S}/dips-pace.csv",
+         "xt": f"{M50S}/dips-together.csv"}, ["start", "config"], [
+            (["over 10 s", "0.13.0"], {"src": "x1"}),
+            (["over 10 s", "0.13.3, PROBE_RTT paced at its share (fair_probe_rtt_pace=1)"],
+             {"src": "x4"}),
+            (["together", "0.13.3 (0.13.0's algorithm)"], {"src": "xt", "config": "v0133"}),
+            (["together", "0.13.3, PROBE_RTT paced at its share (fair_probe_rtt_pace=1)"],
+             {"src": "xt", "config": "pace1"})], [
+            Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
+            Col("PROBE_RTTs", fn=dip_count()),
+            Col("most begun in one second of a run", fn=lambda dips: str(max(
+                collections.Counter((d.get("seed"), int(float(d["start_s"])))
+                                    for d in dips).values()))),
+            Col("came within 5 ms of the path's RTT",
+                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and
+                             float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 5)),
+            Col("median queue left, ms", fn=lambda dips: "%.1f" % percentile(
+                [float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) for d in dips
+                 if d["lowest_rtt_ms"] != ""], 50))],
+        what="each PROBE_RTT of the hundred flows in the gain traces of m50-stagger's runs "
+             "(testbed/analyze.py --trace-dips, of the run directory or the screen): the queue "
+             "a dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
+        seed_notes=False, unit="PROBE_RTTs"),
     "bbr-split": Table(
         BBR_SRC, ["point", "first / second"], [
             ([f"{rtt} ms, {b} BDP", BBR_FIRST[c]],
@@ -764,15 +812,20 @@ BLOCKS = {
              "of its trace events (one per round) and of the one that ended it, above the "
              "flow's lowest of the run", seed_notes=False, unit="PROBE_RTTs"),
     "pilot-aqm": Table(
-        {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
-            ([where, label], {"src": "p", "config": c, "scenario": pt})
+        {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
+         "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
+            ([where, label], {"src": src, "config": c, "scenario": pt})
             for pt, where in AQM_POINTS if pt in ("red", "codel", "step-codel")
-            for c, label in (("v0130", "defaults"),
-                             ("sh0", "every cut off the rate (fair_hi_shallow_us=0)"),
-                             ("c2ms", "the same, competitor above 2 ms (fair_compete_us=2000)"),
-                             ("b300", "the same, cut by 30 % (fair_hi_beta_pm=300)"),
-                             ("phi0", "b300, every recovery a congestion loss "
-                                      "(fair_hi_phi_pm=0)"))
+            for src, c, label in (
+                ("p", "v0130", "defaults"),
+                ("p", "sh0", "every cut off the rate (fair_hi_shallow_us=0)"),
+                ("p", "c2ms", "the same, competitor above 2 ms (fair_compete_us=2000)"),
+                ("p", "b300", "the same, cut by 30 % (fair_hi_beta_pm=300)"),
+                ("p", "phi0", "b300, every recovery a congestion loss (fair_hi_phi_pm=0)"),
+                ("q", "rtt0", "the bound regrows at the flow's own RTT (fair_hi_rtt_us=0)"),
+                ("q", "rtt0phi0", "rtt0, every recovery a congestion loss "
+                                  "(fair_hi_phi_pm=0)"),
+                ("q", "rtt0b300", "rtt0phi0, cut by 30 % (fair_hi_beta_pm=300)"))
             if pt != "step-codel" or c in ("v0130", "sh0")], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(AQM200)),
