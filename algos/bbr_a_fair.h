@@ -132,7 +132,7 @@ BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
-BBR_PARAM(fair_hi_rtt_us, 25000, 0, 1000000,
+BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
@@ -282,10 +282,7 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
  * The RTT the bound's regrowth law is taken at: the flow's srtt for a law
  * begun while a competitor kept the queue (a CUBIC flow on the same path
  * grows so), else fair_hi_rtt_us, one RTT for every flow, so that flows of
- * different RTTs regain rate alike. Where the queue stays short (an AQM's)
- * CUBIC regrows about as Reno does, at a rate that goes as one over its
- * RTT: a law shorter than the RTTs of the CUBIC flows it meets there would
- * take their share, hence a default longer than most of theirs (25 ms).
+ * different RTTs regain rate alike.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 					      const struct bbr_a_fair_params *p,
