@@ -317,6 +317,8 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
+HR25 = f"{COEX}/pilot-aqm-200s/hr25"
+HR25_LABEL = "the law at 25 ms (fair_hi_rtt_us=25000)"
 M50S = "docs/results/fairness-wide-uml/m50-stagger-90s"
 M50S_SRC = {"s1": f"{M50S}/summary-bbr_a_fair.json", "s2": f"{M50S}/summary-nocomp.json",
             "s3": f"{M50S}/summary-bbr.json", "s4": f"{M50S}/summary-pace.json",
@@ -353,15 +355,18 @@ def finished_mean(metric):
     return cell
 
 
-def cubic_pilot(sources, rows):
+def cubic_pilot(sources, rows, extra=()):
     """A pilot against one cubic flow beside grid-200s's default runs: each row's share,
     Jain, worst Jain, its harm to cubic computed against grid-200s's cubic-alone runs,
-    and the issue's bar there."""
+    and the issue's bar there (and extra columns after them)."""
     return Table({**sources, **GRID200}, ["point", "bbr_a_fair"], rows, [
         *share_cols(),
         Col("harm to cubic (computed)", fn=harm_from_grid),
-        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar)],
+        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar), *extra],
         what=computed_what("grid-200s"))
+
+
+WORST_RETX = Col("worst retransmitted %", "retrans_rate", 2, 100, extreme="max")
 
 
 AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
@@ -776,6 +781,70 @@ BLOCKS = {
              "(testbed/analyze.py --trace-dips, of the run directory or the screen): the queue "
              "a dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
         seed_notes=False, unit="PROBE_RTTs"),
+    "pilot-aqm-own": Table(
+        {"q": f"{PR}/own250-30s/screen_runs.csv",
+         "r": f"{COEX}/pilot-aqm-200s/own-rtt0/screen_runs.csv",
+         "h": f"{COEX}/pilot-aqm-200s/own-hr/screen_runs.csv"},
+        ["scenario", "bbr_a_fair 0.13.0"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in PACE_SCEN
+            for src, cfg, label in (
+                ("q", "pr250", "defaults (the bound's law at 15 ms for every flow)"),
+                ("r", "rtt0", "the law at the flow's own RTT (fair_hi_rtt_us=0)"),
+                ("h", "hr20", "the law at 20 ms for every flow (fair_hi_rtt_us=20000)"),
+                ("h", "hr25", "the law at 25 ms for every flow (fair_hi_rtt_us=25000)"))], [
+        *own_kind_cols()], seed_notes=False),
+    "pilot-aqm-cubic": cubic_pilot(
+        {"q": Q250["q"], "h": f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv"}, [
+            ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "c1", "d0.5", "d1")
+            for src, cfg, label in (("q", "pr250", "defaults (the law at 15 ms)"),
+                                    ("h", "hr20", "the law at 20 ms (fair_hi_rtt_us=20000)"),
+                                    ("h", "hr25", "the law at 25 ms (fair_hi_rtt_us=25000)"))],
+        [WORST_RETX]),
+    "pilot-hr25-own": Table(
+        {"m2": f"{PR}/m10-250-90s/screen_runs.csv", "w2": f"{PR}/wide250-60s/screen_runs.csv",
+         "m": f"{HR25}/m10-90s/screen_runs.csv", "w": f"{HR25}/wide-60s/screen_runs.csv"},
+        ["scenario", "bbr_a_fair 0.13.0"], [
+            ([where, label], {"src": src + two, "config": cfg, "scenario": sc})
+            for src, sc, where in (
+                ("m", "m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"),
+                *(("w", sc, f"{label}, 60 s") for r, sc, label, _ in WIDE_SCEN if r == "r"))
+            for two, cfg, label in (("2", "pr250", "defaults (the law at 15 ms)"),
+                                    ("", "hr25", HR25_LABEL))], [
+        *own_kind_cols(), Col("worst queue ms", "qdelay_mean_ms", 1, extreme="max")],
+        seed_notes=False),
+    "pilot-hr25-cubic": cubic_pilot(
+        {**Q250, "h": f"{HR25}/deep-200s/screen_runs.csv"}, [
+            ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
+            for sc in GRID_POINTS if sc not in ("c0.5", "c1", "d0.5", "d1")
+            for src, cfg, label in (("q2", "pr250", "defaults (the law at 15 ms)"),
+                                    ("h", "hr25", HR25_LABEL))], [WORST_RETX]),
+    "pilot-hr25-more": Table(
+        {**MORE200, "q": f"{PR_COEX}/more250/screen_runs.csv",
+         "h": f"{HR25}/more-200s/screen_runs.csv"},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            ([where, b, label], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                             ("f", "1 / 4, 20 ms"))
+            for b in ("0.5", "2", "20")
+            for src, cfg, label in (("q", "pr250", "defaults (the law at 15 ms)"),
+                                    ("h", "hr25", HR25_LABEL))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
+        what=computed_what("more-200s", "the cubic flows'")),
+    "pilot-hr25-bbr": Table(
+        {**MORE200, "d": f"{BBR_RUNS}/def20/screen_runs.csv",
+         "h": f"{HR25}/bbr-200s/screen_runs.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"20 ms, {b} BDP", label], {"src": src, "config": cfg, "scenario": f"c{b}"})
+            for b in ("0.5", "2", "20")
+            for src, cfg, label in (("d", "def0130b", "0.13.0 (the law at 15 ms)"),
+                                    ("h", "hr25b", HR25_LABEL))], [
+            *share_cols(),
+            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
+        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
     "bbr-split": Table(
         BBR_SRC, ["point", "first / second"], [
             ([f"{rtt} ms, {b} BDP", BBR_FIRST[c]],
@@ -813,7 +882,8 @@ BLOCKS = {
              "flow's lowest of the run", seed_notes=False, unit="PROBE_RTTs"),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
-         "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
+         "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv",
+         "h": f"{COEX}/pilot-aqm-200s/law-hr/screen_runs.csv"}, ["queue", "bbr_a_fair 0.13.0"], [
             ([where, label], {"src": src, "config": c, "scenario": pt})
             for pt, where in AQM_POINTS if pt in ("red", "codel", "step-codel")
             for src, c, label in (
@@ -825,7 +895,9 @@ BLOCKS = {
                 ("q", "rtt0", "the bound regrows at the flow's own RTT (fair_hi_rtt_us=0)"),
                 ("q", "rtt0phi0", "rtt0, every recovery a congestion loss "
                                   "(fair_hi_phi_pm=0)"),
-                ("q", "rtt0b300", "rtt0phi0, cut by 30 % (fair_hi_beta_pm=300)"))
+                ("q", "rtt0b300", "rtt0phi0, cut by 30 % (fair_hi_beta_pm=300)"),
+                ("h", "hr20", "the law at 20 ms for every flow (fair_hi_rtt_us=20000)"),
+                ("h", "hr25", "the law at 25 ms for every flow (fair_hi_rtt_us=25000)"))
             if pt != "step-codel" or c in ("v0130", "sh0")], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(AQM200)),
