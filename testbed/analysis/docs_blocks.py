@@ -369,6 +369,18 @@ def cubic_pilot(sources, rows, extra=()):
 WORST_RETX = Col("worst retransmitted %", "retrans_rate", 2, 100, extreme="max")
 
 
+def bbr_pilot(sources, configs):
+    """A pilot against one bbr flow of 20 ms at 0.5, 2 and 20 BDP: a row per buffer and
+    (source, config, label) of configs, each row's share, Jain, worst Jain and its harm to
+    bbr computed against more-200s's bbr-alone runs."""
+    return Table({**MORE200, **sources}, ["point", "bbr_a_fair"], [
+        ([f"20 ms, {b} BDP", label], {"src": src, "config": cfg, "scenario": f"c{b}"})
+        for b in ("0.5", "2", "20") for src, cfg, label in configs], [
+        *share_cols(),
+        Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
+        what=computed_what("more-200s", "bbr's", "bbr", bar=False))
+
+
 AVG_SRC = {"m4": f"{WIDE}/pilot-avg/m10-40s/screen_runs.csv",
            "g4": f"{WIDE}/pilot-avg/grid-30s/screen_runs.csv",
            "o4": f"{WIDE}/pilot-avg/own-30s/screen_runs.csv",
@@ -836,17 +848,9 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
         what=computed_what("more-200s", "the cubic flows'")),
-    "pilot-hr25-bbr": Table(
-        {**MORE200, "d": f"{BBR_RUNS}/def20/screen_runs.csv",
-         "h": f"{HR25}/bbr-200s/screen_runs.csv"},
-        ["point", "bbr_a_fair"], [
-            ([f"20 ms, {b} BDP", label], {"src": src, "config": cfg, "scenario": f"c{b}"})
-            for b in ("0.5", "2", "20")
-            for src, cfg, label in (("d", "def0130b", "0.13.0 (the law at 15 ms)"),
-                                    ("h", "hr25b", HR25_LABEL))], [
-            *share_cols(),
-            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
-        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+    "pilot-hr25-bbr": bbr_pilot(
+        {"d": f"{BBR_RUNS}/def20/screen_runs.csv", "h": f"{HR25}/bbr-200s/screen_runs.csv"},
+        (("d", "def0130b", "0.13.0 (the law at 15 ms)"), ("h", "hr25b", HR25_LABEL))),
     "bbr-split": Table(
         BBR_SRC, ["point", "first / second"], [
             ([f"{rtt} ms, {b} BDP", BBR_FIRST[c]],
@@ -947,17 +951,12 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"]))],
         what=computed_what("more-200s", "the cubic flows'")),
-    "pilot-probe-rtt-bbr": Table(
-        {**MORE200, "k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv",
+    "pilot-probe-rtt-bbr": bbr_pilot(
+        {"k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv",
          "p": f"{PR_COEX}/bbr/screen_runs.csv", "q": f"{PR_COEX}/bbr250/screen_runs.csv"},
-        ["point", "bbr_a_fair"], [
-            ([f"20 ms, {b} BDP", PR_CFG[n]], {"src": s, "config": c, "scenario": f"c{b}"})
-            for b in ("0.5", "2", "20")
-            for s, c, n in (("k9", "slow12b", "slow12"), ("p", "pr500b", "pr500"),
-                            ("q", "pr250b", "pr250"))], [
-            *share_cols(),
-            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
-        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+        tuple((s, c, PR_CFG[n]) for s, c, n in (("k9", "slow12b", "slow12"),
+                                                ("p", "pr500b", "pr500"),
+                                                ("q", "pr250b", "pr250")))),
     "rate50-cubic": Table(
         {"h": f"{COEX}/rate50-200s/screen_runs.csv"}, ["point", "bbr_a_fair"], [
             ([f"20 ms, 50 Mbit/s, {b} BDP", name], {"src": "h", "config": c, "scenario": f"h{b}"})
@@ -972,17 +971,10 @@ BLOCKS = {
                 fn=bar_against(f"{COEX}/rate50-200s/screen_runs.csv"))],
         what=COEX_WHAT.split(", self-harm")[0]
         + "; bar: cubic's self-harm (cubic against cubic) at the point, + 0.1"),
-    "pilot-slow-bbr": Table(
-        {**MORE200, "b": f"{COEX}/pilot-shallow-200s/vsbbr/screen_runs.csv",
+    "pilot-slow-bbr": bbr_pilot(
+        {"b": f"{COEX}/pilot-shallow-200s/vsbbr/screen_runs.csv",
          "k9": f"{SLOW_COEX}/slow12-vsbbr/screen_runs.csv"},
-        ["point", "bbr_a_fair"], [
-            ([f"20 ms, {b} BDP", name], {"src": s, "config": c, "scenario": f"c{b}"})
-            for b in ("0.5", "2", "20")
-            for s, c, name in (("b", "fairb0110", "0.11.0"),
-                               ("k9", "slow12b", SLOW_CFG["slow12"]))], [
-            *share_cols(),
-            Col("harm to bbr (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps"))],
-        what=computed_what("more-200s", "bbr's", "bbr", bar=False)),
+        (("b", "fairb0110", "0.11.0"), ("k9", "slow12b", SLOW_CFG["slow12"]))),
     "pilot-slow": Table(SLOW_SRC, ["scenario", "config"], [
         ([where, label], {"src": src, "config": cfg,
                           "scenario": "m50-b2" if where.startswith("50") else "m10-b2"})

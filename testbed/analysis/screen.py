@@ -12,6 +12,7 @@ import sys
 from .checks import problems
 from .common import fmt
 from .mixed import HARM_METRICS, _shares, screen_harm
+from .parse import read_env
 from .provenance import PROVENANCE_FIELDS, job_key_of, run_provenance
 from .stats import mean_ci95
 
@@ -44,6 +45,19 @@ def job_summaries(root, config="*", scenario="*"):
     scenario narrow it (glob patterns)."""
     paths = glob.glob(os.path.join(root, config, scenario, "seed*", "summary.json"))
     return sorted(p for p in paths if re.fullmatch(r"seed[0-9]+", os.path.basename(os.path.dirname(p))))
+
+
+def job_runs(root, name):
+    """(config, scenario, seed, run directory, its params.env) of every job of a screen.sh
+    tree (<config>/<scenario>/seed<N>/<cc>/run1/) whose run directory holds the file name,
+    in path order; a job moved aside to run again (seed<N>.stale/) is left out."""
+    for path in sorted(glob.glob(os.path.join(root, "*", "*", "seed*", "*", "run1", name))):
+        where = path.split(os.sep)
+        if not re.fullmatch(r"seed[0-9]+", where[-4]):
+            continue
+        run = os.path.dirname(path)
+        yield where[-6], where[-5], where[-4][len("seed"):], run, read_env(
+            os.path.join(run, "params.env"))
 
 
 def _entry(config, scenario, r, key):

@@ -2,12 +2,11 @@
 gain reasons in the measured interval, time bins (analyze.py --trace-bins) and PROBE_RTT dips
 (analyze.py --trace-dips)."""
 import csv
-import glob
 import os
-import re
 
 from .common import AnalysisError
 from .parse import GAIN_WHY
+from .screen import job_runs
 from .stats import mean
 
 TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
@@ -143,18 +142,11 @@ def screen_dips(screen_dir):
     """SCREEN_DIP_COLS rows of every job of a screen.sh tree (<config>/<scenario>/seed<N>/
     with one run directory holding trace.csv and params.env): each job's trace_dips."""
     rows = []
-    pattern = os.path.join(screen_dir, "*", "*", "seed*", "*", "run1", "trace.csv")
-    for path in sorted(glob.glob(pattern)):
-        where = path.split(os.sep)
-        if not re.fullmatch(r"seed[0-9]+", where[-4]):
-            continue  # seed<N>.stale/: a job moved aside to run again
-        run = os.path.dirname(path)
-        with open(os.path.join(run, "params.env")) as f:
-            env = dict(ln.rstrip("\n").split("=", 1) for ln in f if "=" in ln)
-        with open(path) as f:
+    for config, scenario, seed, run, env in job_runs(screen_dir, "trace.csv"):
+        with open(os.path.join(run, "trace.csv")) as f:
             dips = trace_dips(list(csv.DictReader(f)))
         for d in dips:
-            rows.append([where[-6], where[-5], where[-4][len("seed"):]] + d +
+            rows.append([config, scenario, seed] + d +
                         [env.get("kernel", ""), env.get("module_version", ""),
                          env.get("module_srcversion", "")])
     if not rows:

@@ -3,11 +3,10 @@ windows, per job of a screen (analyze.py --share-windows), so that a run length 
 chosen where the split has settled (docs/coexistence.md's convergence check)."""
 import collections
 import csv
-import glob
 import os
-import re
 
 from .common import AnalysisError
+from .screen import job_runs
 
 WINDOW_COLS = ["config", "scenario", "seed", "t0_s", "t1_s", "part", "cc", "share", "kernel",
                "module_version", "module_srcversion"]
@@ -43,18 +42,11 @@ def screen_windows(screen_dir, window_s):
     """WINDOW_COLS rows of every job of a screen.sh tree (<config>/<scenario>/seed<N>/ with
     one run directory holding throughput.csv and run.env)."""
     rows = []
-    pattern = os.path.join(screen_dir, "*", "*", "seed*", "*", "run1", "throughput.csv")
-    for path in sorted(glob.glob(pattern)):
-        where = path.split(os.sep)
-        if not re.fullmatch(r"seed[0-9]+", where[-4]):
-            continue  # seed<N>.stale/: a job moved aside to run again
-        config, scenario, seed = where[-6], where[-5], where[-4][len("seed"):]
-        run = os.path.dirname(path)
-        with open(os.path.join(run, "params.env")) as f:
-            env = dict(ln.rstrip("\n").split("=", 1) for ln in f if "=" in ln)
+    for config, scenario, seed, run, env in job_runs(screen_dir, "throughput.csv"):
         end = float(env.get("duration_s", 0))
         parts = flow_parts(os.path.join(run, "flows.txt"))
-        for t0, t1, shares in run_windows(path, parts, window_s, end):
+        for t0, t1, shares in run_windows(os.path.join(run, "throughput.csv"), parts,
+                                          window_s, end):
             for (part, cc), share in sorted(shares.items()):
                 rows.append([config, scenario, seed, t0, t1, part, cc, round(share, 6),
                              env.get("kernel", ""), env.get("module_version", ""),
