@@ -71,7 +71,9 @@
  *    together, a window that regrows to its last maximum in
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
- *    against many of them.
+ *    against many of them. A lossy round inside a recovery whose cut is
+ *    over two srtts old cuts the bound again (fair_compete_recut): TCP
+ *    starts no new recovery while losses go on.
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, a quarter)
  * rather than 4 packets: the dip still drains the flow's own queue, and
@@ -142,6 +144,8 @@ BBR_PARAM(fair_compete_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 BBR_PARAM(fair_compete_drop, 0, 0, 1,
 	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
+BBR_PARAM(fair_compete_recut, 1, 0, 1,
+	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
 
@@ -201,7 +205,10 @@ struct bbr_a_fair_state {
 		bw_short:10;		/* 1 - avg / max bw, 1/1024 */
 };
 
-/* bbr_a_fair's parameters for a congestion event or the end of PROBE_RTT. */
+/*
+ * bbr_a_fair's parameters for a congestion event, the end of PROBE_RTT or a
+ * lossy round while competing.
+ */
 struct bbr_a_fair_event_params {
 	u32	hi_phi_pm;
 	u32	hi_shallow_us;
@@ -209,6 +216,7 @@ struct bbr_a_fair_event_params {
 	u8	compete_dips;
 	u8	compete_clear_dips;
 	u8	compete_drop;
+	u8	compete_recut;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -259,6 +267,7 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
 	e->compete_drop = bbr_param(fair_compete_drop);
+	e->compete_recut = bbr_param(fair_compete_recut);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -267,15 +276,6 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 
 	bbr_a_loss_round_start(sk, &f->loss);
 	f->rtt_max_stamp = tcp_jiffies32;
-}
-
-static __always_inline void bbr_a_fair_round_end(struct sock *sk,
-						 const struct bbr_ctx *c)
-{
-	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-
-	f->lossy = bbr_a_loss_round_end(sk, &f->loss, f->lossy,
-					bbr_a_fair_params(c)->loss_thresh);
 }
 
 /*
@@ -427,6 +427,41 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	f->hi_shallow = 0;
 }
 
+/*
+ * A round ends: the loss round's verdict. With fair_compete_recut, a lossy
+ * round while competing, inside a recovery whose cut is over two srtts old,
+ * cuts the bound again from where it is (bbr_a_recut_due): a new cut would
+ * otherwise wait for the recovery's end, and heavy losses can hold TCP in
+ * one recovery for many seconds while the law regrows the bound and cwnd
+ * with it.
+ */
+static __always_inline void bbr_a_fair_round_end(struct sock *sk,
+						 const struct bbr_ctx *c)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	struct bbr_a_fair_event_params e;
+	u32 x;
+
+	f->lossy = bbr_a_loss_round_end(sk, &f->loss, f->lossy,
+					p->loss_thresh);
+	if (!f->lossy || !f->compete || !f->hi_valid || !p->hi ||
+	    bbr->mode != BBR_PROBE_BW)
+		return;
+	bbr_a_fair_event_load(&e);
+	if (!e.compete_recut)
+		return;
+	if (!bbr_a_recut_due(true,
+			     inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
+			     jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp),
+			     tcp_sk(sk)->srtt_us >> 3))
+		return;
+	x = bbr_a_fair_bound(sk, p);
+	if (x)
+		bbr_a_fair_epoch(sk, p, x, false);
+}
+
 /* This ACK's RTT sample, or srtt if it has none. */
 static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
 					      const struct bbr_ctx *c)
@@ -533,14 +568,17 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event
 	 * had been at the bw STARTUP ended with (full_bw), or at today's bw or
-	 * bound if higher. So too, with fair_compete_drop, for a competitor
+	 * bound if higher, the bound no higher than the rate it was last cut
+	 * from (bbr_a_compete_start). So too, with fair_compete_drop, for a competitor
 	 * still flagged whose bound an earlier drained dip dropped (below):
 	 * this dip left a queue again.
 	 */
 	if (f->compete && p->hi &&
 	    (!was || (e.compete_drop && queued && !f->hi_valid)))
-		bbr_a_fair_epoch(sk, p, max3(bbr_bw(sk), bbr->full_bw,
-					     bbr_a_fair_bound(sk, p)), false);
+		bbr_a_fair_epoch(sk, p,
+				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
+						     bbr_a_fair_bound(sk, p),
+						     f->hi_max), false);
 	/*
 	 * fair_compete_drop: a drained dip while competing says the
 	 * competitor may have left; its bound, no longer cut by losses,

@@ -316,6 +316,38 @@ static inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
 }
 
 /*
+ * Where bbr_a_fair's competing law starts when a competitor is found: the
+ * highest rate the flow is known to have sent at, its bw, the bw STARTUP
+ * ended with, or its bound. A bound that grew past the rate it was last cut
+ * from (bound_max) was never tried: while no competitor was flagged it only
+ * capped a lower bw, and it may have grown to many times the link's rate.
+ * Taken as it is, it would size cwnd at several BDPs.
+ */
+static inline u32 bbr_a_compete_start(u32 bw, u32 full_bw, u32 bound,
+				      u32 bound_max)
+{
+	u32 x = bw > full_bw ? bw : full_bw;
+
+	if (bound > bound_max)
+		bound = bound_max;
+	return bound > x ? bound : x;
+}
+
+/*
+ * Should a competing bound be cut again at the end of a loss round that
+ * lost too much (lossy), although no new recovery began? Only inside a
+ * recovery (recovering) whose cut is over two srtts old: losses that go on
+ * past the round that cut the bound keep TCP in that one recovery, where a
+ * new cut would otherwise wait for its end while the law regrows the
+ * bound.
+ */
+static inline bool bbr_a_recut_due(bool lossy, bool recovering,
+				   u32 since_cut_ms, u32 srtt_us)
+{
+	return lossy && recovering && (u64)since_cut_ms * 1000 > 2ULL * srtt_us;
+}
+
+/*
  * bbr_a_fair's competitor flag after a PROBE_RTT: *dips counts the dips in a
  * row that said otherwise than the flag (queued: this one left a queue);
  * the flag changes once set_dips (to set it) or clear_dips (to clear it) of

@@ -25,6 +25,10 @@
  *                   count after each
  *   short           then lines "D SAMPLE MAX BW"; prints the next shortfall
  *                   and BW less it
+ *   competestart    then lines "BW FULL_BW BOUND BOUND_MAX"; prints where a
+ *                   newly found competitor's law starts
+ *   recut           then lines "LOSSY RECOVERING SINCE_MS SRTT_US"; prints 1
+ *                   if a competing bound is cut again
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -32,7 +36,9 @@
  * sample replaces rtt_max at a window's end; w * mul / div in 64 bits);
  * -DMUTANT_081 continues an expired bound as 0.8.1 did, from the law's end
  * whatever the flow used; -DMUTANT_092 decides the competitor flag as 0.9.2
- * did, which left a set flag in place for CLEAR dips with the test off.
+ * did, which left a set flag in place for CLEAR dips with the test off;
+ * -DMUTANT_0141 starts a competitor's law and recuts as 0.14.1 did: at the
+ * bound however far it grew, and never inside one recovery.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -89,6 +95,22 @@ static bool compete_next(bool was, bool queued, bool off, uint32_t *dips,
 }
 #else
 #define compete_next(w, q, o, d, s, c)	bbr_a_compete_next(w, q, o, d, s, c)
+#endif
+
+#ifdef MUTANT_0141
+static uint32_t compete_start(uint32_t bw, uint32_t full, uint32_t bound,
+			      uint32_t bound_max)
+{
+	uint32_t x = bw > full ? bw : full;
+
+	(void)bound_max;
+	return bound > x ? bound : x;
+}
+
+#define recut_due(l, r, s, t)	((void)(l), (void)(r), (void)(s), (void)(t), false)
+#else
+#define compete_start(b, f, x, m)	bbr_a_compete_start(b, f, x, m)
+#define recut_due(l, r, s, t)	bbr_a_recut_due(l, r, s, t)
 #endif
 
 int main(int argc, char **argv)
@@ -222,6 +244,29 @@ int main(int argc, char **argv)
 			flag = compete_next(flag, q && !off, off, &dips, set,
 					    clear);
 			printf("%d %" PRIu32 "\n", flag, dips);
+		}
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "competestart")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t b, f, x, m;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32
+				   " %" SCNu32, &b, &f, &x, &m) != 4)
+				return 2;
+			printf("%" PRIu32 "\n", compete_start(b, f, x, m));
+		}
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "recut")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t s, t;
+			int l, r;
+
+			if (sscanf(line, "%d %d %" SCNu32 " %" SCNu32,
+				   &l, &r, &s, &t) != 4)
+				return 2;
+			printf("%d\n", recut_due(l, r, s, t));
 		}
 		return 0;
 	}

@@ -403,3 +403,43 @@ def test_shortfall_converges_to_the_average_below_the_max(build):
     stdin = "".join(f"{d} {s} {m} {b}\n" for d, s, m, b in cases)
     assert run(build(), "short", stdin=stdin) == [short_model(*c) for c in cases]
 
+
+
+def test_a_competitor_law_starts_no_higher_than_the_rate_its_bound_was_cut_from(build):
+    """A bound that grew by its law to 9 x the rate it was cut from (hr25, 50 ms, 1 BDP,
+    seed 4: 340 Mbit/s from 38 on a 100 Mbit/s link) starts a newly found competitor's law
+    at that rate, or at bw or STARTUP's bw if higher; 0.14.1 (MUTANT_0141) started it at
+    the grown bound and sized cwnd at several BDPs."""
+    cases = [(14, 75, 340, 38), (14, 30, 340, 38), (80, 75, 60, 90), (10, 20, 0, 0),
+             (2**32 - 1, 0, 2**32 - 1, 2**32 - 1)]
+    rng = random.Random(17)
+    cases += [tuple(rng.randint(0, 2**32 - 1) for _ in range(4)) for _ in range(3000)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = [int(v) for v in run(build(), "competestart", stdin=stdin)]
+    assert got[:4] == [75, 38, 80, 20], got[:4]
+    assert got == [max(b, f, min(x, m)) for b, f, x, m in cases]
+    old = [int(v) for v in run(build("-DMUTANT_0141", name="old0141"), "competestart",
+                               stdin=stdin)]
+    assert old[:2] == [340, 340]
+
+
+def test_a_competing_bound_is_cut_again_only_in_a_lossy_round_of_an_old_recovery(build):
+    """Cut again: lossy, still in recovery, the last cut more than two srtts ago. Not in
+    the recovery's first rounds (the cut at its start is enough), not outside recovery (a
+    new recovery cuts), not in a round under the loss threshold; 0.14.1 (MUTANT_0141)
+    never cut again, and 25 s of 50 % loss held the bound at several times the link."""
+    cases = [(1, 1, 201, 100000), (1, 1, 200, 100000), (1, 1, 150, 100000),
+             (0, 1, 5000, 100000), (1, 0, 5000, 100000), (1, 1, 2**32 - 1, 2**32 - 1),
+             (1, 1, 1, 0)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = run(build(), "recut", stdin=stdin)
+    assert got == ["1", "0", "0", "0", "0", "1", "1"], got
+    rng = random.Random(19)
+    cases = [(rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 2**32 - 1),
+              rng.randint(0, 2**32 - 1)) for _ in range(3000)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = run(build(), "recut", stdin=stdin)
+    assert got == [str(int(bool(lo and r and s * 1000 > 2 * t))) for lo, r, s, t in cases]
+    old = run(build("-DMUTANT_0141", name="old0141"), "recut",
+              stdin="1 1 201 100000\n")
+    assert old == ["0"]
