@@ -14,8 +14,8 @@ from .run import find_runs
 from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
 from .summary import print_table, summarize
 from .sweep import SWEEP_COLS, sweep_rows
-from .trace import (SCREEN_DIP_COLS, TRACE_BIN_COLS, TRACE_DIP_COLS, screen_dips, trace_bins,
-                    trace_dips)
+from .trace import (SCREEN_BOUND_COLS, SCREEN_DIP_COLS, TRACE_BIN_COLS, TRACE_DIP_COLS,
+                    screen_bounds, screen_dips, trace_bins, trace_dips)
 from .evaluation import SERIES_COLS, evaluation_runs, evaluation_series
 from .windows import WINDOW_COLS, screen_windows
 
@@ -47,6 +47,15 @@ def trace_dips_command(a):
     return 0
 
 
+def trace_bounds_command(a):
+    """analyze.py --trace-bounds CSV DIR: the loss-learned bound's highest values in each
+    job of a screen.sh tree, per flow."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--trace-bounds needs one screen tree")
+    save_csv(a.trace_bounds, SCREEN_BOUND_COLS, screen_bounds(a.dirs[0]))
+    return 0
+
+
 def parser():
     """The command line of analyze.py."""
     ap = argparse.ArgumentParser(description=DESCRIPTION)
@@ -68,6 +77,9 @@ def parser():
     ap.add_argument("--trace-dips", metavar="CSV", help="each PROBE_RTT of RUN_DIR's trace.csv, "
                     "or of every job of the screen tree DIR (the queue it left, whether "
                     "min_rtt's window had expired), to CSV")
+    ap.add_argument("--trace-bounds", metavar="CSV", help="per job of the screen tree DIR "
+                    "and bbr_a_fair flow: the highest loss-learned bound, with and without a "
+                    "competitor flagged, and the highest cwnd, to CSV")
     ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
                     "a result: exit 1 naming the problems of those that are not")
     ap.add_argument("--share-windows", metavar="CSV", help="each cc's share in consecutive "
@@ -204,6 +216,8 @@ def command(a, ap):
         return trace_bins_command(a)
     if a.trace_dips:
         return trace_dips_command(a)
+    if a.trace_bounds:
+        return trace_bounds_command(a)
     if a.cost:
         return cost_command(a)
     if a.stress_csv:

@@ -1,6 +1,7 @@
 """The module's gain trace (bbr_a:bbr_a_gain) per flow: trace.csv rows, per-flow shares of
-gain reasons in the measured interval, time bins (analyze.py --trace-bins) and PROBE_RTT dips
-(analyze.py --trace-dips)."""
+gain reasons in the measured interval, time bins (analyze.py --trace-bins), PROBE_RTT dips
+(analyze.py --trace-dips) and the loss-learned bound's highest values (analyze.py
+--trace-bounds)."""
 import csv
 import os
 
@@ -151,4 +152,47 @@ def screen_dips(screen_dir):
                          env.get("module_srcversion", "")])
     if not rows:
         raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has PROBE_RTTs")
+    return rows
+
+
+TRACE_BOUND_COLS = ["flow", "cc", "rtt_ms", "events", "compete_share", "bound_max_mbps",
+                    "compete_bound_max_mbps", "cwnd_max"]
+
+
+def trace_bounds(rows):
+    """trace.csv rows (dicts) -> one TRACE_BOUND_COLS row per flow whose events carry the
+    bound (bbr_a_fair): over the whole trace, the share of events with the competitor flag
+    set, the highest bound (Mbit/s; with no competitor flagged it only caps a lower bw),
+    the highest while competing (the flow then paces at and sizes cwnd by it; None if never
+    flagged) and the highest cwnd."""
+    flows = {}
+    for r in rows:
+        if r.get("bw_hi_mbps") not in (None, ""):
+            flows.setdefault(int(r["flow"]), []).append(r)
+    out = []
+    for flow, rs in sorted(flows.items()):
+        comp = [float(r["bw_hi_mbps"]) for r in rs if r.get("compete") == "1"]
+        out.append([flow, rs[0]["cc"], rs[0]["rtt_ms"], len(rs), round(len(comp) / len(rs), 4),
+                    max(float(r["bw_hi_mbps"]) for r in rs),
+                    max(comp) if comp else None, max(int(r["cwnd"]) for r in rs)])
+    return out
+
+
+SCREEN_BOUND_COLS = ["config", "scenario", "seed", "rate_mbit"] + TRACE_BOUND_COLS + [
+    "kernel", "module_version", "module_srcversion"]
+
+
+def screen_bounds(screen_dir):
+    """SCREEN_BOUND_COLS rows of every job of a screen.sh tree: each job's trace_bounds,
+    with the bottleneck's rate (params.env's rate_mbit) to measure them by."""
+    rows = []
+    for config, scenario, seed, run, env in job_runs(screen_dir, "trace.csv"):
+        with open(os.path.join(run, "trace.csv")) as f:
+            bounds = trace_bounds(list(csv.DictReader(f)))
+        for b in bounds:
+            rows.append([config, scenario, seed, env.get("rate_mbit", "")] + b +
+                        [env.get("kernel", ""), env.get("module_version", ""),
+                         env.get("module_srcversion", "")])
+    if not rows:
+        raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has a bound")
     return rows

@@ -129,3 +129,34 @@ def test_screen_dips(tmp_path):
     assert len(analyze.SCREEN_DIP_COLS) == len(out[0])
     with pytest.raises(analyze.AnalysisError):
         analyze.screen_dips(str(tmp_path / "cfg" / "c2" / "seed1.stale"))
+
+
+def test_trace_bounds_and_screen_bounds(tmp_path):
+    # the highest bound with and without the flag, per flow; a flow never flagged has no
+    # competing maximum; rows without a bound (cubic's, or older traces) are left out
+    cols = ["t_s", "flow", "cc", "rtt_ms", "cwnd", "bw_hi_mbps", "compete"]
+    trace = [["1.0", "1", "bbr_a_fair", "50.0", "400", "340.0", "0"],
+             ["2.0", "1", "bbr_a_fair", "50.0", "1650", "249.1", "1"],
+             ["3.0", "1", "bbr_a_fair", "50.0", "500", "80.5", "1"],
+             ["4.0", "1", "bbr_a_fair", "50.0", "300", "0.0", "1"],
+             ["1.0", "2", "bbr_a_fair", "10.0", "50", "20.0", "0"],
+             ["1.0", "3", "cubic", "10.0", "60", "", ""]]
+    rows = [dict(zip(cols, r)) for r in trace]
+    assert analyze.trace_bounds(rows) == [
+        [1, "bbr_a_fair", "50.0", 4, 0.75, 340.0, 249.1, 1650],
+        [2, "bbr_a_fair", "10.0", 1, 0.0, 20.0, None, 50]]
+    for seed in ("seed4", "seed4.stale"):
+        run = tmp_path / "hr25" / "d1" / seed / "bbr_a_fair+cubic" / "run1"
+        run.mkdir(parents=True)
+        (run / "trace.csv").write_text(
+            ",".join(cols) + "\n" + "".join(",".join(r) + "\n" for r in trace))
+        (run / "params.env").write_text("kernel=6.1.192\nmodule_version=0.15.0\n"
+                                        "module_srcversion=ABC\nrate_mbit=100\n")
+    out = analyze.screen_bounds(str(tmp_path))
+    assert out == [["hr25", "d1", "4", "100", 1, "bbr_a_fair", "50.0", 4, 0.75, 340.0, 249.1,
+                    1650, "6.1.192", "0.15.0", "ABC"],
+                   ["hr25", "d1", "4", "100", 2, "bbr_a_fair", "10.0", 1, 0.0, 20.0, None, 50,
+                    "6.1.192", "0.15.0", "ABC"]]
+    assert len(analyze.SCREEN_BOUND_COLS) == len(out[0])
+    with pytest.raises(analyze.AnalysisError):
+        analyze.screen_bounds(str(tmp_path / "none"))
