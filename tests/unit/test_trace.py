@@ -109,6 +109,16 @@ def test_trace_dips():
                    [1, "20.0", 15.0, 15.3, 2, 22.0, 20.5, 1.5, 0, "0"]]
 
 
+def screen_tree(scenario_dir, seeds, cc, cols, trace, env):
+    """A screen.sh tree's jobs under scenario_dir: seed<N>/<cc>/run1/{trace.csv,params.env}."""
+    for seed in seeds:
+        run = scenario_dir / seed / cc / "run1"
+        run.mkdir(parents=True)
+        (run / "trace.csv").write_text(
+            ",".join(cols) + "\n" + "".join(",".join(r) + "\n" for r in trace))
+        (run / "params.env").write_text(env)
+
+
 def test_screen_dips(tmp_path):
     # a screen tree: <config>/<scenario>/seed<N>/<cc>/run1/{trace.csv,params.env}; a job
     # moved aside (seed1.stale) is not read
@@ -116,13 +126,8 @@ def test_screen_dips(tmp_path):
     trace = [["1.0", "1", "20.0", "2", "30000", "20000", "0"],
              ["10.0", "1", "20.0", "3", "28000", "28000", "0"],
              ["10.3", "1", "20.0", "2", "20000", "20000", "0"]]
-    for seed in ("seed1", "seed1.stale", "seed2"):
-        run = tmp_path / "cfg" / "c2" / seed / "bbr_a_fair+bbr" / "run1"
-        run.mkdir(parents=True)
-        (run / "trace.csv").write_text(
-            ",".join(cols) + "\n" + "".join(",".join(r) + "\n" for r in trace))
-        (run / "params.env").write_text("kernel=6.1.192\nmodule_version=0.13.0\n"
-                                        "module_srcversion=ABC\n")
+    screen_tree(tmp_path / "cfg" / "c2", ("seed1", "seed1.stale", "seed2"), "bbr_a_fair+bbr",
+                cols, trace, "kernel=6.1.192\nmodule_version=0.13.0\nmodule_srcversion=ABC\n")
     out = analyze.screen_dips(str(tmp_path))
     assert out == [["cfg", "c2", s, 1, "20.0", 10.0, 10.3, 1, 20.0, 20.0, 0.0, 1, "0",
                     "6.1.192", "0.13.0", "ABC"] for s in ("1", "2")]
@@ -145,13 +150,9 @@ def test_trace_bounds_and_screen_bounds(tmp_path):
     assert analyze.trace_bounds(rows) == [
         [1, "bbr_a_fair", "50.0", 4, 0.75, 340.0, 249.1, 1650],
         [2, "bbr_a_fair", "10.0", 1, 0.0, 20.0, None, 50]]
-    for seed in ("seed4", "seed4.stale"):
-        run = tmp_path / "hr25" / "d1" / seed / "bbr_a_fair+cubic" / "run1"
-        run.mkdir(parents=True)
-        (run / "trace.csv").write_text(
-            ",".join(cols) + "\n" + "".join(",".join(r) + "\n" for r in trace))
-        (run / "params.env").write_text("kernel=6.1.192\nmodule_version=0.15.0\n"
-                                        "module_srcversion=ABC\nrate_mbit=100\n")
+    screen_tree(tmp_path / "hr25" / "d1", ("seed4", "seed4.stale"), "bbr_a_fair+cubic", cols,
+                trace, "kernel=6.1.192\nmodule_version=0.15.0\nmodule_srcversion=ABC\n"
+                "rate_mbit=100\n")
     out = analyze.screen_bounds(str(tmp_path))
     assert out == [["hr25", "d1", "4", "100", 1, "bbr_a_fair", "50.0", 4, 0.75, 340.0, 249.1,
                     1650, "6.1.192", "0.15.0", "ABC"],
