@@ -517,7 +517,7 @@ BLOCKS = {
             ("0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)", ("v0130", "pr250"),
              ("d2", "d20"), ("q", "q2")),
             ("0.14.1, the code of 0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)",
-             ("v0141", "pr250"), ("d5",), ("q", "q2")))
+             ("v0141", "pr250"), ("d1", "d5", "d10"), ("q", "q2")))
         for sc in scens
         for src, backend, cfg in (("qm", "QEMU, Debian 6.12", cfgs[0]),
                                   (by_depth(*uml, sc), "UML, 6.1", cfgs[1]))], [
