@@ -334,6 +334,22 @@ BBR_FIRST = {"def0130b": "bbr_a_fair 0.13.0 / bbr",
              "bbr": "bbr / bbr"}
 
 
+V0150 = f"{COEX}/v0150"
+V0150_SRC = {k: f"{V0150}/{d}/screen_runs.csv" for k, d in (
+    ("vg", "grid"), ("vh", "hr25-d1"), ("vm", "more"), ("vb", "bbr"), ("va", "aqm"),
+    ("vo", "own-30s"), ("vx", "m10-90s"), ("vw", "wide-60s"))}
+V0150_LABELS = (("0.13.0", "0.13.0"), ("0.15.0", "0.15.0"))
+
+
+def bound_cell(key, scale=1.0):
+    """A cell function of a bounds file's rows (analyze.py --trace-bounds): the highest
+    value of key over the rows that have it, "-" where none has."""
+    def cell(rows):
+        vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
+        return f"{max(vals) * scale:.0f}" if vals else "-"
+    return cell
+
+
 def dip_count(test=lambda d: True):
     """A cell function of a dips file's rows (analyze.py --trace-dips): how many pass test."""
     return lambda dips: str(sum(1 for d in dips if test(d)))
@@ -504,7 +520,7 @@ BLOCKS = {
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"qm": "docs/results/coexistence-qemu612/screen_runs.csv",
-                              **GRID200, **K12, **Q250}, ["bbr_a_fair", "backend", "point"], [
+                              **GRID200, **K12, **Q250, "vg": V0150_SRC["vg"]}, ["bbr_a_fair", "backend", "point"], [
         ([version, backend, grid_label(sc)], {"src": src, "config": cfg, "scenario": sc})
         for version, cfgs, scens, uml in (
             ("0.7.0", ("dips2", "dips2"), ("c2", "c20"), ("g", "g")),
@@ -517,7 +533,8 @@ BLOCKS = {
             ("0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)", ("v0130", "pr250"),
              ("d2", "d20"), ("q", "q2")),
             ("0.14.1, the code of 0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)",
-             ("v0141", "pr250"), ("d1", "d5", "d10"), ("q", "q2")))
+             ("v0141", "pr250"), ("d1", "d5", "d10"), ("q", "q2")),
+            ("0.15.0", ("v0150", "v0150"), ("c2", "d1"), ("vg", "vg")))
         for sc in scens
         for src, backend, cfg in (("qm", "QEMU, Debian 6.12", cfgs[0]),
                                   (by_depth(*uml, sc), "UML, 6.1", cfgs[1]))], [
@@ -886,6 +903,82 @@ BLOCKS = {
              "(testbed/analyze.py --trace-dips): the queue a dip left is the lowest RTT sample "
              "of its trace events (one per round) and of the one that ended it, above the "
              "flow's lowest of the run", seed_notes=False, unit="PROBE_RTTs"),
+    "v0150-bounds": Table(
+        {"b0": f"{V0150}/bounds-v0130-shallow.csv", "b1": f"{V0150}/bounds-v0130-deep.csv",
+         "bh": f"{V0150}/bounds-v0130-hr25.csv", "n": f"{V0150}/bounds-grid.csv",
+         "nh": f"{V0150}/bounds-hr25-d1.csv"},
+        ["point", "bbr_a_fair"], [
+            ([f"{grid_label(sc)}{law}", version], {"src": src, "config": cfg, "scenario": sc})
+            for sc, law, old, new in (
+                *((sc, "", (by_depth("b0", "b1", sc), "pr250"), ("n", "v0150"))
+                  for sc in GRID_POINTS),
+                ("d1", ", the law at 25 ms (fair_hi_rtt_us=25000)", ("bh", "hr25"),
+                 ("nh", "hr25")))
+            for version, (src, cfg) in (("0.13.0", old), ("0.15.0", new))], [
+            Col("runs", fn=lambda rows: str(len({r["seed"] for r in rows}))),
+            Col("runs with the competitor flagged",
+                fn=lambda rows: str(sum(1 for r in rows if float(r["compete_share"]) > 0))),
+            Col("highest competing bound, % of the link",
+                fn=lambda rows: bound_cell("compete_bound_max_mbps", 100 / float(
+                    rows[0]["rate_mbit"]))(rows)),
+            Col("highest bound with no competitor, % of the link",
+                fn=lambda rows: bound_cell("bound_max_mbps", 100 / float(
+                    rows[0]["rate_mbit"]))([r for r in rows
+                                            if float(r["compete_share"]) == 0])),
+            Col("highest cwnd, packets", fn=bound_cell("cwnd_max"))],
+        what="the bbr_a_fair flow's gain trace in each run (testbed/analyze.py "
+             "--trace-bounds), over the whole run: the loss-learned bound's highest value "
+             "while the competitor flag was set (the flow then paces at and sizes cwnd by "
+             "it) and, in runs never flagged, its highest value (it then only caps a lower "
+             "bw); 0.13.0's runs are those of readme-coexistence's data before 0.15.0 "
+             "(0.12.1 with fair_probe_rtt_pm=250) and pilot-aqm-cubic's hr25",
+        seed_notes=False, unit="traced flows"),
+    "v0150-cubic": cubic_pilot(
+        {**Q250, "h": f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv",
+         **{k: V0150_SRC[k] for k in ("vg", "vh")}}, [
+            ([f"{grid_label(sc)}{law}", version], {"src": src, "config": cfg, "scenario": sc})
+            for sc, law, old, new in (
+                *((sc, "", (by_depth("q", "q2", sc), "pr250"), ("vg", "v0150"))
+                  for sc in GRID_POINTS),
+                ("d1", ", the law at 25 ms (fair_hi_rtt_us=25000)", ("h", "hr25"),
+                 ("vh", "hr25")))
+            for version, (src, cfg) in (("0.13.0", old), ("0.15.0", new))], [WORST_RETX]),
+    "v0150-more": Table(
+        {**MORE200, "q": f"{PR_COEX}/more250/screen_runs.csv", "vm": V0150_SRC["vm"]},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            ([where, b, version], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
+            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                             ("f", "1 / 4, 20 ms"))
+            for b in ("0.5", "2", "20")
+            for src, cfg, version in (("q", "pr250", "0.13.0"), ("vm", "v0150", "0.15.0"))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
+        what=computed_what("more-200s", "the cubic flows'")),
+    "v0150-bbr": bbr_pilot(
+        {"d": f"{BBR_RUNS}/def20/screen_runs.csv", "vb": V0150_SRC["vb"]},
+        (("d", "def0130b", "0.13.0"), ("vb", "v0150", "0.15.0"))),
+    "v0150-aqm": Table(
+        {"a": AQM200, "va": V0150_SRC["va"]}, ["queue", "bbr_a_fair"], [
+            ([where, version], {"src": src, "config": c, "scenario": pt})
+            for pt, where in AQM_POINTS
+            for src, c, version in (("a", "pr250", "0.13.0"), ("va", "v0150", "0.15.0"))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(AQM200)),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM200))],
+        what=computed_what("aqm-200s")),
+    "v0150-own": Table(
+        {"q": f"{PR}/own250-30s/screen_runs.csv", "m2": f"{PR}/m10-250-90s/screen_runs.csv",
+         "w2": f"{PR}/wide250-60s/screen_runs.csv", **{k: V0150_SRC[k] for k in ("vo", "vx", "vw")}},
+        ["scenario", "bbr_a_fair"], [
+            ([where, version], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where, old, new in (
+                *((sc, where, "q", "vo") for sc, where in PACE_SCEN),
+                ("m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", "m2", "vx"),
+                *((sc, f"{label}, 60 s", "w2", "vw") for r, sc, label, _ in WIDE_SCEN
+                  if r == "r"))
+            for src, cfg, version in ((old, "pr250", "0.13.0"), (new, "v0150", "0.15.0"))], [
+            *own_kind_cols()], seed_notes=False),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
          "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv",
