@@ -39,9 +39,10 @@ def test_blocks_render_from_committed_summaries_only():
             if path.endswith(".csv"):  # per-run rows, or per-run windows of shares, or
                 # analyze.py --evaluation's per-run rows (test_evaluation_results.py: equal
                 # to the summaries beside them)
-                # or analyze.py --trace-dips's per-dip rows (dips-*.csv)
+                # or analyze.py --trace-dips's per-dip rows (dips-*.csv), or
+                # --trace-bounds's per-flow rows (bounds-*.csv)
                 assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) or \
-                    os.path.basename(path).startswith("dips-") or path in (
+                    os.path.basename(path).startswith(("dips-", "bounds-")) or path in (
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
                     "docs/results/client-uml/runs.csv",  # per-run rows
                     "docs/results/cost-per-ack-uml/cost.csv",  # per-run CPU
