@@ -361,6 +361,83 @@ AQM_POINTS = (("bfifo", "tail drop (bfifo)"), ("red", "RED"), ("codel", "CoDel")
               ("step-codel", "CoDel, 100 -> 50 -> 100 Mbit/s"))
 
 
+# A release's runs on the list a default must keep: label, and per kind of run
+# (grid_shallow, grid_deep: the CUBIC grid's 0.5/1 and 2..20 BDP points; more: crossed RTTs
+# and one against four; bbr; aqm; own: the own-kind grid; m10; wide) its screen and config.
+V0130_RUNS = ("0.13.0", {
+    "grid_shallow": (Q250["q"], "pr250"), "grid_deep": (Q250["q2"], "pr250"),
+    "more": (f"{PR_COEX}/more250/screen_runs.csv", "pr250"),
+    "bbr": (f"{BBR_RUNS}/def20/screen_runs.csv", "def0130b"), "aqm": (AQM200, "pr250"),
+    "own": (f"{PR}/own250-30s/screen_runs.csv", "pr250"),
+    "m10": (f"{PR}/m10-250-90s/screen_runs.csv", "pr250"),
+    "wide": (f"{PR}/wide250-60s/screen_runs.csv", "pr250")})
+V0150_RUNS = ("0.15.0", {
+    "grid_shallow": (V0150_SRC["vg"], "v0150"), "grid_deep": (V0150_SRC["vg"], "v0150"),
+    "more": (V0150_SRC["vm"], "v0150"), "bbr": (V0150_SRC["vb"], "v0150"),
+    "aqm": (V0150_SRC["va"], "v0150"), "own": (V0150_SRC["vo"], "v0150"),
+    "m10": (V0150_SRC["vx"], "v0150"), "wide": (V0150_SRC["vw"], "v0150")})
+
+
+def release_tables(prefix, releases, extra=()):
+    """The blocks <prefix>-cubic, -more, -bbr, -aqm and -own: each release's runs
+    (V0130_RUNS's shape) side by side at the points a default must keep; extra: rows
+    (grid point, label suffix, {release label: (screen, config)}) after the grid's."""
+    def src(kind, i):  # one key per screen: a release may run its grid in one
+        runs = releases[i][1]
+        if kind == "grid_deep" and runs["grid_deep"][0] == runs["grid_shallow"][0]:
+            kind = "grid_shallow"
+        return f"r{i}{kind}"
+
+    def sources(kinds):
+        return {src(k, i): runs[k][0] for i, (_, runs) in enumerate(releases) for k in kinds}
+
+    def row(labels, kind, scenario):
+        return [(labels + [version], {"src": src(kind, i), "config": runs[kind][1],
+                                      "scenario": scenario})
+                for i, (version, runs) in enumerate(releases)]
+
+    extra_src = {f"x{n}{version}": path for n, (_, _, by) in enumerate(extra)
+                 for version, (path, _) in by.items()}
+    grid_rows = [r for sc in GRID_POINTS
+                 for r in row([grid_label(sc)], "grid_deep" if deep(sc) else "grid_shallow", sc)]
+    grid_rows += [([f"{grid_label(sc)}{law}", version],
+                   {"src": f"x{n}{version}", "config": cfg, "scenario": sc})
+                  for n, (sc, law, by) in enumerate(extra) for version, (_, cfg) in by.items()]
+    own_rows = [r for sc, where in PACE_SCEN for r in row([where], "own", sc)]
+    own_rows += row(["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"], "m10", "m10-b2")
+    own_rows += [r for w, sc, label, _ in WIDE_SCEN if w == "r"
+                 for r in row([f"{label}, 60 s"], "wide", sc)]
+    return {
+        f"{prefix}-cubic": cubic_pilot(
+            {**sources(("grid_shallow", "grid_deep")), **extra_src}, grid_rows, [WORST_RETX]),
+        f"{prefix}-more": Table(
+            {**MORE200, **sources(("more",))},
+            ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"],
+            [r for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
+                                ("f", "1 / 4, 20 ms"))
+             for b in ("0.5", "2", "20") for r in row([where, b], "more", f"{p}{b}")], [
+                *share_cols(),
+                Col("harm to cubic (computed)",
+                    fn=harm_against(MORE200["m"], "incumbent_mbps")),
+                Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])),
+                WORST_RETX],
+            what=computed_what("more-200s", "the cubic flows'")),
+        f"{prefix}-bbr": bbr_pilot(
+            sources(("bbr",)),
+            [(src("bbr", i), runs["bbr"][1], version)
+             for i, (version, runs) in enumerate(releases)]),
+        f"{prefix}-aqm": Table(
+            {**sources(("aqm",))}, ["queue", "bbr_a_fair"],
+            [r for pt, where in AQM_POINTS for r in row([where], "aqm", pt)], [
+                *share_cols(),
+                Col("harm to cubic (computed)", fn=harm_against(AQM200)),
+                Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM200))],
+            what=computed_what("aqm-200s")),
+        f"{prefix}-own": Table(
+            sources(("own", "m10", "wide")), ["scenario", "bbr_a_fair"], own_rows,
+            own_kind_cols(), seed_notes=False)}
+
+
 def finished_mean(metric):
     """A cell function: the mean of metric over the runs that have it (a finite flow's rate
     where it finished), and how many did where not all."""
@@ -933,52 +1010,10 @@ BLOCKS = {
              "bw); 0.13.0's runs are those of readme-coexistence's data before 0.15.0 "
              "(0.12.1 with fair_probe_rtt_pm=250) and pilot-aqm-cubic's hr25",
         seed_notes=False, unit="traced flows"),
-    "v0150-cubic": cubic_pilot(
-        {**Q250, "h": f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv",
-         **{k: V0150_SRC[k] for k in ("vg", "vh")}}, [
-            ([f"{grid_label(sc)}{law}", version], {"src": src, "config": cfg, "scenario": sc})
-            for sc, law, old, new in (
-                *((sc, "", (by_depth("q", "q2", sc), "pr250"), ("vg", "v0150"))
-                  for sc in GRID_POINTS),
-                ("d1", ", the law at 25 ms (fair_hi_rtt_us=25000)", ("h", "hr25"),
-                 ("vh", "hr25")))
-            for version, (src, cfg) in (("0.13.0", old), ("0.15.0", new))], [WORST_RETX]),
-    "v0150-more": Table(
-        {**MORE200, "q": f"{PR_COEX}/more250/screen_runs.csv", "vm": V0150_SRC["vm"]},
-        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
-            ([where, b, version], {"src": src, "config": cfg, "scenario": f"{p}{b}"})
-            for p, where in (("x", "1 / 1, 10 / 50 ms"), ("y", "1 / 1, 50 / 10 ms"),
-                             ("f", "1 / 4, 20 ms"))
-            for b in ("0.5", "2", "20")
-            for src, cfg, version in (("q", "pr250", "0.13.0"), ("vm", "v0150", "0.15.0"))], [
-            *share_cols(),
-            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
-            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
-        what=computed_what("more-200s", "the cubic flows'")),
-    "v0150-bbr": bbr_pilot(
-        {"d": f"{BBR_RUNS}/def20/screen_runs.csv", "vb": V0150_SRC["vb"]},
-        (("d", "def0130b", "0.13.0"), ("vb", "v0150", "0.15.0"))),
-    "v0150-aqm": Table(
-        {"a": AQM200, "va": V0150_SRC["va"]}, ["queue", "bbr_a_fair"], [
-            ([where, version], {"src": src, "config": c, "scenario": pt})
-            for pt, where in AQM_POINTS
-            for src, c, version in (("a", "pr250", "0.13.0"), ("va", "v0150", "0.15.0"))], [
-            *share_cols(),
-            Col("harm to cubic (computed)", fn=harm_against(AQM200)),
-            Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM200))],
-        what=computed_what("aqm-200s")),
-    "v0150-own": Table(
-        {"q": f"{PR}/own250-30s/screen_runs.csv", "m2": f"{PR}/m10-250-90s/screen_runs.csv",
-         "w2": f"{PR}/wide250-60s/screen_runs.csv", **{k: V0150_SRC[k] for k in ("vo", "vx", "vw")}},
-        ["scenario", "bbr_a_fair"], [
-            ([where, version], {"src": src, "config": cfg, "scenario": sc})
-            for sc, where, old, new in (
-                *((sc, where, "q", "vo") for sc, where in PACE_SCEN),
-                ("m10-b2", "10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s", "m2", "vx"),
-                *((sc, f"{label}, 60 s", "w2", "vw") for r, sc, label, _ in WIDE_SCEN
-                  if r == "r"))
-            for src, cfg, version in ((old, "pr250", "0.13.0"), (new, "v0150", "0.15.0"))], [
-            *own_kind_cols()], seed_notes=False),
+    **release_tables("v0150", (V0130_RUNS, V0150_RUNS), extra=(
+        ("d1", ", the law at 25 ms (fair_hi_rtt_us=25000)",
+         {"0.13.0": (f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv", "hr25"),
+          "0.15.0": (V0150_SRC["vh"], "hr25")}),)),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
          "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv",
