@@ -134,7 +134,7 @@ BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
-BBR_PARAM(fair_hi_rtt_us, 15000, 0, 1000000,
+BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
