@@ -377,6 +377,13 @@ V0150_RUNS = ("0.15.0", {
     "aqm": (V0150_SRC["va"], "v0150"), "own": (V0150_SRC["vo"], "v0150"),
     "m10": (V0150_SRC["vx"], "v0150"), "wide": (V0150_SRC["vw"], "v0150")})
 
+HR20_DIR = f"{COEX}/hr20"
+HR20_RUNS = ("0.15.0, the law at 20 ms (fair_hi_rtt_us=20000)", {
+    **{k: (f"{HR20_DIR}/grid/screen_runs.csv", "hr20") for k in ("grid_shallow", "grid_deep")},
+    **{k: (f"{HR20_DIR}/{d}/screen_runs.csv", "hr20") for k, d in (
+        ("more", "more"), ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"),
+        ("m10", "m10-90s"), ("wide", "wide-60s"))}})
+
 
 def release_tables(prefix, releases, extra=()):
     """The blocks <prefix>-cubic, -more, -bbr, -aqm and -own: each release's runs
@@ -504,13 +511,13 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.12.1
-    with fair_probe_rtt_pm=250 (0.13.0's defaults, the same runs) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.15.0
+    with fair_hi_rtt_us=20000 (0.15.1's defaults, the same runs) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "p", "config": "pr250", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "p", "config": "hr20", "scenario": s}))
     return rows
 
 
@@ -575,17 +582,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": f"{PR}/own250-30s/screen_runs.csv"},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": HR20_RUNS[1]["own"][0]},
                                           where_rows()),
-    "readme-coexistence": Table({**Q250, **GRID200}, ["RTT", "buffer, BDP"], [
-            ([rlabel, b], {"src": by_depth("q", "q2", p + b), "scenario": p + b})
+    "readme-coexistence": Table({"h": HR20_RUNS[1]["grid_shallow"][0], **GRID200},
+                                ["RTT", "buffer, BDP"], [
+            ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="pr250"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="pr250"),
-            Col("Jain", "jain", config="pr250"),
-            Col("worst Jain", "jain", extreme="min", config="pr250"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="pr250"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="pr250"),
+            Col("runs", "runs", config="hr20"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="hr20"),
+            Col("Jain", "jain", config="hr20"),
+            Col("worst Jain", "jain", extreme="min", config="hr20"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="hr20"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="hr20"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
@@ -1014,6 +1022,7 @@ BLOCKS = {
         ("d1", ", the law at 25 ms (fair_hi_rtt_us=25000)",
          {"0.13.0": (f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv", "hr25"),
           "0.15.0": (V0150_SRC["vh"], "hr25")}),)),
+    **release_tables("hr20", (V0150_RUNS, HR20_RUNS)),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
          "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv",
