@@ -1023,6 +1023,24 @@ BLOCKS = {
          {"0.13.0": (f"{COEX}/pilot-aqm-200s/cubic-hr/screen_runs.csv", "hr25"),
           "0.15.0": (V0150_SRC["vh"], "hr25")}),)),
     **release_tables("hr20", (V0150_RUNS, HR20_RUNS)),
+    "hr20-y-flag": Table(
+        {"b0": f"{V0150}/bounds-more.csv", "b1": f"{HR20_DIR}/bounds-more.csv",
+         "m0": V0150_RUNS[1]["more"][0], "m1": HR20_RUNS[1]["more"][0]},
+        ["bbr_a_fair", "seed"], [
+            ([version, str(seed)], {"src": f"b{i}", "config": cfg, "scenario": "y0.5",
+                                    "seed": str(seed)})
+            for i, (version, cfg) in enumerate((("0.15.0", "v0150"),
+                                                ("0.15.1 (the law at 20 ms)", "hr20")))
+            for seed in range(1, 6)], [
+            Col("of its trace events with the competitor flagged %",
+                fn=lambda rows: f"{100 * float(rows[0]['compete_share']):.0f}"),
+            Col("its share %, 0.15.0's runs", "share0", 1, 100, ci=False, src="m0"),
+            Col("its share %, 0.15.1's runs", "share0", 1, 100, ci=False, src="m1")],
+        what="one bbr_a_fair flow of 50 ms against one cubic flow of 10 ms, 0.5 BDP, per "
+             "seed: the share of the flow's gain-trace events (one per round, the whole run) "
+             "with the competitor flag set (testbed/analyze.py --trace-bounds), and its share "
+             "of the throughput in the run (hr20-more's runs)", seed_notes=False,
+        unit="rows"),
     "pilot-aqm": Table(
         {"p": f"{COEX}/pilot-aqm-200s/screen_runs.csv",
          "q": f"{COEX}/pilot-aqm-200s/law-rtt/screen_runs.csv",
