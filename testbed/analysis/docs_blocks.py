@@ -605,7 +605,8 @@ BLOCKS = {
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
                                       [("abbr", "bbr_a"), ("bbq", "bbq"), ("da", "da_bbr")]),
     "coexist-qemu612": Table({"qm": "docs/results/coexistence-qemu612/screen_runs.csv",
-                              **GRID200, **K12, **Q250, "vg": V0150_SRC["vg"]}, ["bbr_a_fair", "backend", "point"], [
+                              **GRID200, **K12, **Q250, "vg": V0150_SRC["vg"],
+                              "h20": HR20_RUNS[1]["grid_shallow"][0]}, ["bbr_a_fair", "backend", "point"], [
         ([version, backend, grid_label(sc)], {"src": src, "config": cfg, "scenario": sc})
         for version, cfgs, scens, uml in (
             ("0.7.0", ("dips2", "dips2"), ("c2", "c20"), ("g", "g")),
@@ -619,7 +620,9 @@ BLOCKS = {
              ("d2", "d20"), ("q", "q2")),
             ("0.14.1, the code of 0.13.0 (QEMU), 0.12.1 with fair_probe_rtt_pm=250 (UML)",
              ("v0141", "pr250"), ("d1", "d5", "d10"), ("q", "q2")),
-            ("0.15.0", ("v0150", "v0150"), ("c2", "d1"), ("vg", "vg")))
+            ("0.15.0", ("v0150", "v0150"), ("c2", "d1"), ("vg", "vg")),
+            ("0.15.1 (QEMU), 0.15.0 with fair_hi_rtt_us=20000 (UML)", ("v0151", "hr20"),
+             ("c0.5",), ("h20", "h20")))
         for sc in scens
         for src, backend, cfg in (("qm", "QEMU, Debian 6.12", cfgs[0]),
                                   (by_depth(*uml, sc), "UML, 6.1", cfgs[1]))], [
