@@ -452,7 +452,7 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	bbr_a_fair_event_load(&e);
 	if (!e.compete_recut)
 		return;
-	if (!bbr_a_recut_due(true,
+	if (!bbr_a_recut_due(f->lossy,
 			     inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
 			     jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp),
 			     tcp_sk(sk)->srtt_us >> 3))

@@ -142,16 +142,22 @@ SCREEN_DIP_COLS = ["config", "scenario", "seed"] + TRACE_DIP_COLS + [
 def screen_dips(screen_dir):
     """SCREEN_DIP_COLS rows of every job of a screen.sh tree (<config>/<scenario>/seed<N>/
     with one run directory holding trace.csv and params.env): each job's trace_dips."""
+    return _screen_trace_rows(screen_dir, trace_dips, (), "PROBE_RTTs")
+
+
+def _screen_trace_rows(screen_dir, per_trace, env_keys, what):
+    """Every job of a screen.sh tree whose run directory holds trace.csv: per_trace's rows of
+    it, each after the job's config, scenario, seed and params.env's env_keys, and before its
+    kernel, module version and srcversion; an error if no job gives one."""
     rows = []
     for config, scenario, seed, run, env in job_runs(screen_dir, "trace.csv"):
         with open(os.path.join(run, "trace.csv")) as f:
-            dips = trace_dips(list(csv.DictReader(f)))
-        for d in dips:
-            rows.append([config, scenario, seed] + d +
-                        [env.get("kernel", ""), env.get("module_version", ""),
-                         env.get("module_srcversion", "")])
+            found = per_trace(list(csv.DictReader(f)))
+        lead = [config, scenario, seed] + [env.get(k, "") for k in env_keys]
+        rows += [lead + r + [env.get("kernel", ""), env.get("module_version", ""),
+                             env.get("module_srcversion", "")] for r in found]
     if not rows:
-        raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has PROBE_RTTs")
+        raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has {what}")
     return rows
 
 
@@ -185,14 +191,4 @@ SCREEN_BOUND_COLS = ["config", "scenario", "seed", "rate_mbit"] + TRACE_BOUND_CO
 def screen_bounds(screen_dir):
     """SCREEN_BOUND_COLS rows of every job of a screen.sh tree: each job's trace_bounds,
     with the bottleneck's rate (params.env's rate_mbit) to measure them by."""
-    rows = []
-    for config, scenario, seed, run, env in job_runs(screen_dir, "trace.csv"):
-        with open(os.path.join(run, "trace.csv")) as f:
-            bounds = trace_bounds(list(csv.DictReader(f)))
-        for b in bounds:
-            rows.append([config, scenario, seed, env.get("rate_mbit", "")] + b +
-                        [env.get("kernel", ""), env.get("module_version", ""),
-                         env.get("module_srcversion", "")])
-    if not rows:
-        raise AnalysisError(f"{screen_dir}: no jobs with a trace.csv that has a bound")
-    return rows
+    return _screen_trace_rows(screen_dir, trace_bounds, ("rate_mbit",), "a bound")
