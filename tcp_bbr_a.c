@@ -302,6 +302,9 @@ static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
 						   u32 elapsed_us,
 						   bool full_length,
 						   const enum bbr_algo algo);
+static __always_inline bool bbr_hook_min_rtt_due(struct sock *sk,
+						 const struct bbr_ctx *c,
+						 const enum bbr_algo algo);
 static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
 						     const struct bbr_ctx *c,
 						     const struct rate_sample *rs,
@@ -1001,9 +1004,19 @@ static __always_inline void bbr_check_probe_rtt_done(struct sock *sk,
 	bbr_reset_mode(sk);
 }
 
+/* BBRv1's min_rtt filter expiry: 10 s after min_rtt was taken. */
+static bool bbr_min_rtt_win_expired(const struct sock *sk)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	return after(tcp_jiffies32,
+		     bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ);
+}
+
 /*
- * The min_rtt filter: a new minimum, or any sample once the current one is
- * 10 s old (but not from a possibly delayed ACK), replaces it. An expired
+ * The min_rtt filter: a new minimum, or any sample once the current one has
+ * expired (10 s old, or when the algorithm says; but not from a possibly
+ * delayed ACK), replaces it. An expired
  * filter also sends the flow to PROBE_RTT, unless it is just back from idle.
  */
 static __always_inline void bbr_update_min_rtt(struct sock *sk,
@@ -1015,8 +1028,7 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
 	struct bbr *bbr = inet_csk_ca(sk);
 	bool expired;
 
-	expired = after(tcp_jiffies32,
-			bbr->min_rtt_stamp + bbr_min_rtt_win_sec * HZ);
+	expired = bbr_hook_min_rtt_due(sk, c, algo);
 	if (expired)
 		bbr_hook_min_rtt_expired(sk, c, rs, algo);
 	if (rs->rtt_us >= 0 &&
@@ -1494,6 +1506,19 @@ static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
 		return bbq_probe_up_done(sk, c, rs, elapsed_us);
 	default:
 		return false;
+	}
+}
+
+/* Has the min_rtt filter expired (which also begins PROBE_RTT)? */
+static __always_inline bool bbr_hook_min_rtt_due(struct sock *sk,
+						 const struct bbr_ctx *c,
+						 const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_min_rtt_due(sk, c);
+	default:
+		return bbr_min_rtt_win_expired(sk);
 	}
 }
 

@@ -88,6 +88,8 @@ BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
 BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
+BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
+	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary at least 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -153,6 +155,12 @@ BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
+ * With fair_probe_rtt_sync, the least time from taking min_rtt to the grid
+ * boundary that expires it, seconds: half the filter's window.
+ */
+static const u32 bbr_a_fair_sync_min_age_sec = 5;
+
+/*
  * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
  * when a congestion event begins or PROBE_RTT ends are in struct
  * bbr_a_fair_event_params, read once per such event.
@@ -176,6 +184,7 @@ struct bbr_a_fair_params {
 	u8	pkts_scale;
 	u8	cwnd_avg;
 	u8	hi_pace;
+	u8	probe_rtt_sync;
 };
 
 /*
@@ -241,6 +250,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->queue_us = bbr_param(fair_queue_us);
 	p->probe_hold = bbr_param(fair_probe_hold);
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
+	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
 	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
@@ -588,6 +598,27 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 */
 	if (was && !queued && e.compete_drop)
 		f->hi_valid = 0;
+}
+
+/*
+ * Has the min_rtt filter expired? With fair_probe_rtt_sync, at a boundary of
+ * the host's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
+ * dipping at its own time never drain the queue they share, since each
+ * dip's floor is more than the flow's share of it, while the same dips
+ * taken together do, and the min_rtt each then takes is the path's rather
+ * than the standing queue's. The dips of flows on other hosts are drawn to
+ * these only as in BBRv1, by the lower RTTs a drained queue shows.
+ */
+static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
+						   const struct bbr_ctx *c)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (!bbr_a_fair_params(c)->probe_rtt_sync)
+		return bbr_min_rtt_win_expired(sk);
+	return bbr_a_grid_expired(tcp_jiffies32, bbr->min_rtt_stamp,
+				  bbr_a_fair_sync_min_age_sec * HZ,
+				  bbr_min_rtt_win_sec * HZ);
 }
 
 /*

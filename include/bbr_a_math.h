@@ -348,6 +348,27 @@ static inline bool bbr_a_recut_due(bool lossy, bool recovering,
 }
 
 /*
+ * Has a min_rtt filter stamped at jiffies stamp expired at now, on a grid
+ * common to every socket of the host: at the first multiple of win jiffies
+ * that is at least min_age after the stamp (min_age < win). Flows whose
+ * filters expire so enter PROBE_RTT together, whenever each last took its
+ * min_rtt; BBRv1 draws dips together only through a queue that one dip
+ * drains, which many slow flows' dips do not. The grid is the 32-bit
+ * jiffies counter's: where it wraps, one window is shorter, for every
+ * socket alike. A filter that has seen no boundary by min_age + win has
+ * expired anyway.
+ */
+static inline bool bbr_a_grid_expired(u32 now, u32 stamp, u32 min_age,
+				      u32 win)
+{
+	u32 from = stamp + min_age;
+
+	if ((s32)(now - from) <= 0)
+		return false;
+	return now / win != from / win || now - from >= win;
+}
+
+/*
  * bbr_a_fair's competitor flag after a PROBE_RTT: *dips counts the dips in a
  * row that said otherwise than the flag (queued: this one left a queue);
  * the flag changes once set_dips (to set it) or clear_dips (to clear it) of

@@ -270,6 +270,17 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "grid")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t now, stamp, age, win;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32
+				   " %" SCNu32, &now, &stamp, &age, &win) != 4)
+				return 2;
+			printf("%d\n", bbr_a_grid_expired(now, stamp, age, win));
+		}
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "short")) {
 		while (fgets(line, sizeof(line), stdin)) {
 			uint32_t d, max, bw;
@@ -284,6 +295,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | short\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | short\n");
 	return 2;
 }

@@ -443,3 +443,57 @@ def test_a_competing_bound_is_cut_again_only_in_a_lossy_round_of_an_old_recovery
     old = run(build("-DMUTANT_0141", name="old0141"), "recut",
               stdin="1 1 201 100000\n")
     assert old == ["0"]
+
+
+def grid_model(now, stamp, min_age, win):
+    """bbr_a_grid_expired with unbounded integers: a multiple of win in
+    (stamp + min_age, now], or min_age + win gone by; 32-bit modular time."""
+    age = (now - stamp) % 2**32
+    if age <= min_age or age >= 2**31:
+        return False
+    start = stamp + min_age  # unwrapped: the grid is the 32-bit counter's
+    end = stamp + age
+    crossed = (end % 2**32) // win != (start % 2**32) // win
+    return crossed or age - min_age >= win
+
+
+def test_grid_expiry_matches_its_model_with_wrapping_jiffies(build):
+    """Expired at the first grid boundary at least min_age after the stamp, never
+    before min_age, always by min_age + win; across the 32-bit wrap too."""
+    win, min_age = 10000, 5000
+    cases = [(25000, 9000, min_age, win), (20000, 9000, min_age, win),
+             (20001, 9000, min_age, win), (19999, 14900, min_age, win),
+             (20000, 14999, min_age, win), (20000, 15000, min_age, win),
+             (30000, 15000, min_age, win), (30001, 15000, min_age, win),
+             (5, 2**32 - 10000, min_age, win), (2**32 - 3000, 2**32 - 9000, min_age, win),
+             (29999, 15500, min_age, win), (30000, 15500, min_age, win)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = run(build(), "grid", stdin=stdin)
+    # a boundary at now counts; one before min_age (20000 for the stamp 15500) does not
+    assert got == ["1", "1", "1", "0", "1", "0", "1", "1", "1", "0", "0", "1"], got
+    rng = random.Random(23)
+    cases = []
+    for _ in range(4000):
+        stamp = rng.randint(0, 2**32 - 1)
+        cases.append(((stamp + rng.randint(0, 3 * win)) % 2**32, stamp, min_age, win))
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = run(build(), "grid", stdin=stdin)
+    assert got == [str(int(grid_model(*c))) for c in cases]
+
+
+def test_flows_stamped_at_any_time_dip_together_on_the_grid(build):
+    """The point of the grid: flows whose min_rtt stamps are spread over a window all
+    expire in the same tick, one at least min_age after every stamp; with BBRv1's rule
+    (10 s after each stamp) they expire spread as their stamps are."""
+    win, min_age = 10000, 5000
+    rng = random.Random(29)
+    stamps = [rng.randint(1000, 5000) for _ in range(100)]
+    expired_at = []
+    for st in stamps:
+        lines = "".join(f"{t} {st} {min_age} {win}\n" for t in range(st, st + 2 * win, 7))
+        got = run(build(), "grid", stdin=lines)
+        expired_at.append(st + 7 * got.index("1"))
+    first = min(expired_at)
+    assert max(expired_at) - first < 7, expired_at
+    assert all(t - st > min_age for t, st in zip(expired_at, stamps))
+    assert max(st + win for st in stamps) - min(st + win for st in stamps) > 3000
