@@ -296,6 +296,10 @@ static __always_inline u32 bbr_hook_cwnd_target(struct sock *sk,
 						const struct bbr_ctx *c,
 						u32 bw, u32 gain,
 						const enum bbr_algo algo);
+static __always_inline u32 bbr_hook_cwnd_budgets(struct sock *sk,
+						 const struct bbr_ctx *c,
+						 u32 target, u32 bw,
+						 const enum bbr_algo algo);
 static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
 						   const struct bbr_ctx *c,
 						   const struct rate_sample *rs,
@@ -549,6 +553,13 @@ static u32 bbr_ack_aggregation_cwnd(struct sock *sk)
 	return min(aggr, cap);
 }
 
+/* BBRv1's budgets on a cwnd target: ACK aggregation, then quantisation. */
+static u32 bbr_cwnd_budgets(struct sock *sk, u32 target)
+{
+	return bbr_quantization_budget(sk, target +
+				       bbr_ack_aggregation_cwnd(sk));
+}
+
 /*
  * Estimate how much data ACKs deliver beyond what bw predicts over an epoch;
  * a receiver or link that batches ACKs needs that much more cwnd to keep
@@ -674,9 +685,10 @@ static __always_inline void bbr_set_cwnd(struct sock *sk,
 
 	if (acked && !bbr_set_cwnd_to_recover_or_restore(sk, c, rs, acked,
 							 &cwnd, algo)) {
-		target = bbr_hook_cwnd_target(sk, c, bw, gain, algo) +
-			 bbr_ack_aggregation_cwnd(sk);
-		target = bbr_quantization_budget(sk, target);
+		target = bbr_hook_cwnd_budgets(sk, c,
+					       bbr_hook_cwnd_target(sk, c, bw,
+								    gain, algo),
+					       bw, algo);
 
 		if (bbr_full_bw_reached(sk))
 			cwnd = min(cwnd + acked, target);
@@ -1506,6 +1518,20 @@ static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
 		return bbq_probe_up_done(sk, c, rs, elapsed_us);
 	default:
 		return false;
+	}
+}
+
+/* The cwnd target with its budgets: BBRv1's, or the algorithm's. */
+static __always_inline u32 bbr_hook_cwnd_budgets(struct sock *sk,
+						 const struct bbr_ctx *c,
+						 u32 target, u32 bw,
+						 const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_cwnd_budgets(sk, c, target, bw);
+	default:
+		return bbr_cwnd_budgets(sk, target);
 	}
 }
 

@@ -90,6 +90,8 @@ BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
 BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
 	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary at least 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
+BBR_PARAM(fair_slow_budget, 0, 0, 1,
+	  "bbr_a_fair: 1 a slow flow (as fair_pkts_rate_us judges it) in PROBE_BW adds no ACK aggregation or quantisation budget to its cwnd target, whose packet allowance already leaves it room; 0 BBRv1's budgets for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -170,11 +172,11 @@ struct bbr_a_fair_params {
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
-	u32	hi_beta_pm;
 	u32	hi_rtt_us;
 	u32	pkts_scale_us;
 	u32	hi_cut_us;
 	u32	pkts_rate_us;
+	u16	hi_beta_pm;
 	u16	compete_beta_pm;
 	u16	probe_rtt_pm;
 	u8	probe_hold;
@@ -185,6 +187,7 @@ struct bbr_a_fair_params {
 	u8	cwnd_avg;
 	u8	hi_pace;
 	u8	probe_rtt_sync;
+	u8	slow_budget;
 };
 
 /*
@@ -251,6 +254,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->probe_hold = bbr_param(fair_probe_hold);
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
+	p->slow_budget = bbr_param(fair_slow_budget);
 	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
@@ -841,6 +845,30 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	if (cut)
 		target = max(target - min(target, cut), min(floor, target));
 	return target;
+}
+
+/*
+ * The cwnd target's budgets. With fair_slow_budget, none for a slow flow in
+ * PROBE_BW (one whose bw fills fewer than fair_cwnd_pkts packets in
+ * fair_pkts_rate_us, one of many): BBRv1's quantisation budget, three TSO
+ * bursts plus two packets while probing, is six to eight packets at any
+ * rate above 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw;
+ * for a hundred flows of 1 Mbit/s these add up to more queue than their
+ * BDPs and allowances together, whatever the buffer. The flow's packet
+ * allowance, the same for flows at the same rate, is then its only room.
+ */
+static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
+						   const struct bbr_ctx *c,
+						   u32 target, u32 bw)
+{
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (p->slow_budget && p->pkts_rate_us && bbr->mode == BBR_PROBE_BW &&
+	    bbr_a_pkts_by_rate(p->cwnd_pkts, (u64)bw * p->pkts_rate_us,
+			       BW_SCALE) < p->cwnd_pkts)
+		return target;
+	return bbr_cwnd_budgets(sk, target);
 }
 
 /* After a full min_rtt, a cwnd-limited flow has probed all its cap allows. */
