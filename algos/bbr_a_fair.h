@@ -87,7 +87,9 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
 BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
-	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least 4 packets; 0: 4 packets, as BBRv1");
+	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
+BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
+	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
 	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary at least 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 0, 0, 1,
@@ -188,6 +190,7 @@ struct bbr_a_fair_params {
 	u8	hi_pace;
 	u8	probe_rtt_sync;
 	u8	slow_budget;
+	u8	probe_rtt_min;
 };
 
 /*
@@ -255,6 +258,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
 	p->slow_budget = bbr_param(fair_slow_budget);
+	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
 	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
@@ -640,14 +644,14 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 						     const struct bbr_ctx *c)
 {
+	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 pm = bbr_a_fair_params(c)->probe_rtt_pm;
 
-	if (!pm)
-		return bbr_cwnd_min_target;
+	if (!p->probe_rtt_pm)
+		return p->probe_rtt_min;
 	return bbr_a_bdp_share(bbr_bw(sk),
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
-			       pm, BW_SCALE, bbr_cwnd_min_target);
+			       p->probe_rtt_pm, BW_SCALE, p->probe_rtt_min);
 }
 
 /*
