@@ -670,8 +670,8 @@ bbr_set_cwnd_to_recover_or_restore(struct sock *sk, const struct bbr_ctx *c,
 
 /*
  * Move cwnd toward the target (gain * BDP, or the algorithm's, plus
- * aggregation and quantisation budgets): grow by what was ACKed, and once
- * the pipe was full, cut straight down.
+ * aggregation and quantisation budgets, or the algorithm's budgets): grow
+ * by what was ACKed, and once the pipe was full, cut straight down.
  */
 static __always_inline void bbr_set_cwnd(struct sock *sk,
 					 const struct bbr_ctx *c,
@@ -1011,7 +1011,7 @@ static __always_inline void bbr_check_probe_rtt_done(struct sock *sk,
 		return;
 
 	bbr_hook_probe_rtt_done(sk, c, algo);
-	bbr->min_rtt_stamp = tcp_jiffies32;	/* next PROBE_RTT in 10 s */
+	bbr->min_rtt_stamp = tcp_jiffies32;	/* the filter's window restarts */
 	tcp_snd_cwnd_set(tp, max(tcp_snd_cwnd(tp), bbr->prior_cwnd));
 	bbr_reset_mode(sk);
 }
@@ -1028,8 +1028,8 @@ static bool bbr_min_rtt_win_expired(const struct sock *sk)
 /*
  * The min_rtt filter: a new minimum, or any sample once the current one has
  * expired (10 s old, or when the algorithm says; but not from a possibly
- * delayed ACK), replaces it. An expired
- * filter also sends the flow to PROBE_RTT, unless it is just back from idle.
+ * delayed ACK), replaces it. An expired filter also sends the flow to
+ * PROBE_RTT, unless it is just back from idle.
  */
 static __always_inline void bbr_update_min_rtt(struct sock *sk,
 					       const struct bbr_ctx *c,

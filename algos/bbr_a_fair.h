@@ -91,9 +91,9 @@ BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
 BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary at least 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
+	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 0, 0, 1,
-	  "bbr_a_fair: 1 a slow flow (as fair_pkts_rate_us judges it) in PROBE_BW adds no ACK aggregation or quantisation budget to its cwnd target, whose packet allowance already leaves it room; 0 BBRv1's budgets for every flow");
+	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room; 0 BBRv1's budgets for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -159,8 +159,9 @@ BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
- * With fair_probe_rtt_sync, the least time from taking min_rtt to the grid
- * boundary that expires it, seconds: half the filter's window.
+ * With fair_probe_rtt_sync, a grid boundary expires min_rtt only if it is
+ * more than this after min_rtt was taken, seconds: half the filter's
+ * window (which must stay below the whole window).
  */
 static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
@@ -631,8 +632,8 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 
 /*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
- * flow's BDP rather than 4 packets, so that the link is not left nearly
- * idle for the dip's 200 ms. The flow's own queue still drains as long as
+ * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
+ * not left nearly idle for the dip's 200 ms. The flow's own queue still drains as long as
  * the share of the max filter's bw stays below the rate the flow gets:
  * at half (the most the parameter allows, as BBRv2 holds) the filter
  * would have to read twice that rate. min_rtt has just been retaken with
@@ -852,14 +853,17 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 }
 
 /*
- * The cwnd target's budgets. With fair_slow_budget, none for a slow flow in
- * PROBE_BW (one whose bw fills fewer than fair_cwnd_pkts packets in
- * fair_pkts_rate_us, one of many): BBRv1's quantisation budget, three TSO
+ * The cwnd target's budgets. With fair_slow_budget, a slow flow in PROBE_BW
+ * (one whose bw fills fewer than fair_cwnd_pkts packets in
+ * fair_pkts_rate_us, one of many) gets BBRv1's in proportion to the packets
+ * it fills there (bbr_a_budget_by_rate): the quantisation budget, three TSO
  * bursts plus two packets while probing, is six to eight packets at any
- * rate above 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw;
- * for a hundred flows of 1 Mbit/s these add up to more queue than their
- * BDPs and allowances together, whatever the buffer. The flow's packet
- * allowance, the same for flows at the same rate, is then its only room.
+ * rate above 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw; for
+ * a hundred flows of 1 Mbit/s these add up to more queue than their BDPs
+ * and allowances together, whatever the buffer. The flow's packet
+ * allowance, the same for flows at the same rate, is then nearly all its
+ * room. Scaled rather than dropped, the budgets do not step where a flow
+ * turns slow, which a path that bunches ACKs could make it stay.
  */
 static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 						   const struct bbr_ctx *c,
@@ -867,12 +871,13 @@ static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 full = bbr_cwnd_budgets(sk, target);
 
-	if (p->slow_budget && p->pkts_rate_us && bbr->mode == BBR_PROBE_BW &&
-	    bbr_a_pkts_by_rate(p->cwnd_pkts, (u64)bw * p->pkts_rate_us,
-			       BW_SCALE) < p->cwnd_pkts)
-		return target;
-	return bbr_cwnd_budgets(sk, target);
+	if (!p->slow_budget || !p->pkts_rate_us || bbr->mode != BBR_PROBE_BW)
+		return full;
+	return target + bbr_a_budget_by_rate(full - target,
+					     (u64)bw * p->pkts_rate_us,
+					     p->cwnd_pkts, BW_SCALE);
 }
 
 /* After a full min_rtt, a cwnd-limited flow has probed all its cap allows. */

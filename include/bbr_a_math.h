@@ -205,6 +205,24 @@ static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
 }
 
 /*
+ * bbr_a_fair's cwnd budgets (fair_slow_budget) for a flow that fills own
+ * packets (in 1/2^shift) in fair_pkts_rate_us at its bw: extra while own
+ * covers pkts, else extra x own / pkts, so that they shrink with the rate
+ * below that and do not step where a flow turns slow. Where own < pkts <<
+ * shift, own >> (shift - 10) is below pkts << 10 (at most about 2^24 for
+ * fair_cwnd_pkts' 10000), and times a u32 extra it fits in 64 bits;
+ * shift is at least 10 (BW_SCALE is 24).
+ */
+static inline u32 bbr_a_budget_by_rate(u32 extra, u64 own, u32 pkts,
+				       u32 shift)
+{
+	if (own >= (u64)pkts << shift)
+		return extra;
+	return (u32)bbr_a_div_u64((u64)extra * (own >> (shift - 10)),
+				  (u64)pkts << 10);
+}
+
+/*
  * pm thousandths of the packets a rate of bw (packets per us in 1/2^shift)
  * sends in rtt_us, at least lo packets. bw x rtt_us fits in 64 bits; after
  * the shift, with shift at least 24 (BW_SCALE), it is below 2^40, and times
@@ -350,22 +368,22 @@ static inline bool bbr_a_recut_due(bool lossy, bool recovering,
 /*
  * Has a min_rtt filter stamped at jiffies stamp expired at now, on a grid
  * common to every socket of the host: at the first multiple of win jiffies
- * that is at least min_age after the stamp (min_age < win). Flows whose
- * filters expire so enter PROBE_RTT together, whenever each last took its
- * min_rtt; BBRv1 draws dips together only through a queue that one dip
- * drains, which many slow flows' dips do not. The grid is the 32-bit
- * jiffies counter's: where it wraps, one window is shorter, for every
- * socket alike. A filter that has seen no boundary by min_age + win has
- * expired anyway.
+ * more than min_age after the stamp (min_age < win). Flows whose filters
+ * expire so enter PROBE_RTT together, whenever each last took its min_rtt;
+ * BBRv1 draws dips together only through a queue that one dip drains,
+ * which many slow flows' dips do not. The grid is the 32-bit jiffies
+ * counter's: where it wraps, one window is shorter, for every socket alike.
+ * As with after(), a stamp more than 2^31 jiffies old reads as recent.
  */
 static inline bool bbr_a_grid_expired(u32 now, u32 stamp, u32 min_age,
 				      u32 win)
 {
 	u32 from = stamp + min_age;
 
+	/* now - from in (0, 2^31): from/win differs once a boundary is past */
 	if ((s32)(now - from) <= 0)
 		return false;
-	return now / win != from / win || now - from >= win;
+	return now / win != from / win;
 }
 
 /*

@@ -281,6 +281,19 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "budget")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t extra, pkts;
+			uint64_t own;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu64 " %" SCNu32,
+				   &extra, &own, &pkts) != 3)
+				return 2;
+			printf("%" PRIu32 "\n",
+			       bbr_a_budget_by_rate(extra, own, pkts, 24));
+		}
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "short")) {
 		while (fgets(line, sizeof(line), stdin)) {
 			uint32_t d, max, bw;
@@ -295,6 +308,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | short\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | budget | short\n");
 	return 2;
 }

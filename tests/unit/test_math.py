@@ -446,15 +446,16 @@ def test_a_competing_bound_is_cut_again_only_in_a_lossy_round_of_an_old_recovery
 
 
 def grid_model(now, stamp, min_age, win):
-    """bbr_a_grid_expired with unbounded integers: a multiple of win in
-    (stamp + min_age, now], or min_age + win gone by; 32-bit modular time."""
-    age = (now - stamp) % 2**32
-    if age <= min_age or age >= 2**31:
+    """bbr_a_grid_expired with unbounded integers: a multiple of win of the 32-bit
+    counter in (stamp + min_age, now], now read as at most 2^31 - 1 after it (after()'s
+    reading of modular time); the counter's wrap is a boundary too."""
+    start = (stamp + min_age) % 2**32
+    d = (now - start) % 2**32
+    if d == 0 or d >= 2**31:
         return False
-    start = stamp + min_age  # unwrapped: the grid is the 32-bit counter's
-    end = stamp + age
-    crossed = (end % 2**32) // win != (start % 2**32) // win
-    return crossed or age - min_age >= win
+    end = start + d  # unwrapped
+    first = (start // win + 1) * win  # the first boundary after start
+    return first <= end or end >= 2**32
 
 
 def test_grid_expiry_matches_its_model_with_wrapping_jiffies(build):
@@ -476,6 +477,10 @@ def test_grid_expiry_matches_its_model_with_wrapping_jiffies(build):
     for _ in range(4000):
         stamp = rng.randint(0, 2**32 - 1)
         cases.append(((stamp + rng.randint(0, 3 * win)) % 2**32, stamp, min_age, win))
+    for _ in range(2000):  # any age, near the wrap and near 2^31 too
+        stamp = rng.choice([rng.randint(0, 2**32 - 1), 2**32 - rng.randint(1, 3 * win)])
+        age = rng.choice([rng.randint(0, 2**32 - 1), 2**31 + rng.randint(-win, win)])
+        cases.append(((stamp + age) % 2**32, stamp, min_age, win))
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
     got = run(build(), "grid", stdin=stdin)
     assert got == [str(int(grid_model(*c))) for c in cases]
@@ -487,7 +492,7 @@ def test_flows_stamped_at_any_time_dip_together_on_the_grid(build):
     (10 s after each stamp) they expire spread as their stamps are."""
     win, min_age = 10000, 5000
     rng = random.Random(29)
-    stamps = [rng.randint(1000, 5000) for _ in range(100)]
+    stamps = [rng.randint(1000, 4999) for _ in range(100)]
     expired_at = []
     for st in stamps:
         lines = "".join(f"{t} {st} {min_age} {win}\n" for t in range(st, st + 2 * win, 7))
@@ -497,3 +502,30 @@ def test_flows_stamped_at_any_time_dip_together_on_the_grid(build):
     assert max(expired_at) - first < 7, expired_at
     assert all(t - st > min_age for t, st in zip(expired_at, stamps))
     assert max(st + win for st in stamps) - min(st + win for st in stamps) > 3000
+
+
+def test_a_slow_flows_budgets_shrink_with_its_rate_and_do_not_step(build):
+    """fair_slow_budget: the whole budget while the flow fills its allowance in
+    fair_pkts_rate_us, else budget x own / pkts (floored, own at 1/1024 packet); at the
+    threshold the two agree, so a flow turning slow loses no budget in one step (the first
+    version dropped all of it there: 250 packets of aggregation budget at 31 Mbit/s)."""
+    one = 1 << 24
+    cases = [(8, 32 * one, 32), (8, 40 * one, 32), (8, 16 * one, 32), (8, one, 32),
+             (8, 0, 32), (250, 32 * one - 1, 32), (0, one, 32), (7, one, 0),
+             (2**32 - 1, 10000 * one - 1, 10000)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = [int(v) for v in run(build(), "budget", stdin=stdin)]
+    assert got[:8] == [8, 8, 4, 0, 0, 249, 0, 7], got
+    rng = random.Random(31)
+    cases = [(rng.randint(0, 2**20), rng.randint(0, 40 * one), rng.randint(0, 10000))
+             for _ in range(3000)] + [cases[-1]]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = [int(v) for v in run(build(), "budget", stdin=stdin)]
+    want = [e if o >= p << 24 else e * (o >> 14) // (p << 10) for e, o, p in cases]
+    assert got == want
+    # no step at the threshold: a 1/1024 packet below it the budget is whole but for
+    # that resolution, e / (1024 p) and one packet of flooring
+    near = [(e, (p << 24) - (1 << 14), p) for e, _, p in cases if p]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in near)
+    got = [int(v) for v in run(build(), "budget", stdin=stdin)]
+    assert all(g >= e - e // (1024 * p) - 2 for g, (e, _, p) in zip(got, near))
