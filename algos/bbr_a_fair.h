@@ -79,6 +79,12 @@
  * rather than 4 packets: the dip still drains the flow's own queue, and
  * the link is not left nearly idle while it lasts.
  *
+ * For a host with many slow flows, three options (off by default): the
+ * min_rtt filter expires on a grid common to the host, so that its flows
+ * dip at once (fair_probe_rtt_sync); a slow flow's cwnd budgets shrink with
+ * its rate (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
+ * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
+ *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
