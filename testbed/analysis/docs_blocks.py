@@ -1638,3 +1638,113 @@ CLIENT_BLOCKS = {  # docs/results/client-uml/README.md
              "from its gain trace", seed_notes=False),
 }
 BLOCKS.update(CLIENT_BLOCKS)
+
+# Fifty flows per class: PROBE_RTT on the host's grid, budgets by rate and a floor of two
+# packets (0.15.2 .. 0.15.5, options), and those three at the points of two flows.
+MANY = f"{WIDE}/m50-many"
+MANY_SRC = {v: f"{MANY}/{v}/screen_runs.csv" for v in ("v0152", "v0153", "v0154", "v0155")}
+MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/screen_runs.csv",
+                 "k": f"{MANY}/cubic/screen_runs.csv"})
+MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
+MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
+MANY_R10 = "0.15.5, the three options, allowance by rate at 10 ms (fair_pkts_rate_us=10000)"
+MANY_ROWS = (
+    ("50 per class, together", [
+        ("v0155", "v0155", "0.15.5"),
+        ("v0152", "v0152", "0.15.2, seed 1"),
+        ("v0152", "sync1", "0.15.2, dips on the grid (fair_probe_rtt_sync=1), seed 1"),
+        ("v0152", "sync1nc", "0.15.2, dips on the grid, competitor test off "
+                             "(fair_compete_us=0), seed 1"),
+        ("v0153", "v0153", "0.15.3, seed 1"),
+        ("v0153", "slow1", "0.15.3, no budgets for a slow flow (fair_slow_budget=1), seed 1"),
+        ("v0153", "sync1slow1", "0.15.3, dips on the grid, no budgets for a slow flow, seed 1"),
+        ("v0154", "floor2", "0.15.4, dips on the grid, no budgets for a slow flow, "
+                            "PROBE_RTT at 2 packets (fair_probe_rtt_min=2)"),
+        ("v0154", "floor2r8", "0.15.4, the same, allowance by rate at 8 ms "
+                              "(fair_pkts_rate_us=8000)"),
+        ("v0154", "floor2scale", "0.15.4, the same, allowance shrinking past 5 ms of queue "
+                                 "(fair_pkts_scale=1)"),
+        ("v0154", "floor2s20", "0.15.4, the same, past 20 ms (fair_pkts_scale_us=20000)"),
+        ("v0154", "floor2s30", "0.15.4, the same, past 30 ms (fair_pkts_scale_us=30000)"),
+        ("v0155", "many", MANY_LABEL), ("v0155", "manyr10", MANY_R10)]),
+    ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL)]),
+    ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
+                                ("v0155", "manyr10", MANY_R10)]))
+MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
+             "10 per class, together": "m10-b2"}
+MANY_DIPS = (("v0152", "v0152", "0.15.2"), ("v0152", "sync1", "0.15.2, dips on the grid"),
+             ("v0154", "floor2", "0.15.4, dips on the grid, no budgets for a slow flow, "
+                                 "PROBE_RTT at 2 packets"),
+             ("v0155", "many", MANY_LABEL))
+
+MANY_BLOCKS = {
+    "m50-many": Table(MANY_SRC, ["flows", "config"], [
+        ([flows, label], {"src": src, "config": cfg, "scenario": MANY_SCEN[flows]})
+        for flows, runs in MANY_ROWS for src, cfg, label in runs], [
+        *own_kind_cols()], seed_notes=False,
+        what="10 vs 60 ms, fifty (or ten) flows per class, 100 Mbit/s, 2 BDP (120 ms of the "
+             "longer RTT), 90 s measured from 30 s; the flows start together or 0.1 s apart "
+             "(over 10 s); one run (seed 1) or the mean +- 95 % CI half-width over the seeds"),
+    "m50-many-dips": Table(
+        {f"x{v}": f"{MANY}/dips-{v}.csv" for v in ("v0152", "v0154", "v0155")},
+        ["config"], [
+            ([label], {"src": f"x{src}", "config": cfg, "scenario": "m50-b2"})
+            for src, cfg, label in MANY_DIPS], [
+            Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
+            Col("PROBE_RTTs", fn=dip_count()),
+            Col("most begun in one second of a run", fn=lambda dips: str(max(
+                collections.Counter((d.get("seed"), int(float(d["start_s"])))
+                                    for d in dips).values()))),
+            Col("came within 5 ms of the path's RTT",
+                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and
+                             float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 5)),
+            Col("median queue left, ms", fn=lambda dips: "%.1f" % percentile(
+                [float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) for d in dips
+                 if d["lowest_rtt_ms"] != ""], 50)),
+            Col("flagged competing after it", fn=dip_count(lambda d: d["compete"] == "1"))],
+        what="each PROBE_RTT of the hundred flows started together, in the gain traces of "
+             "m50-many's runs (testbed/analyze.py --trace-dips of the screen): the queue a "
+             "dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
+        seed_notes=False, unit="PROBE_RTTs"),
+    "m50-many-base": Table(
+        {"x": f"{MANY}/dips-stagger.csv"}, ["config", "seed"], [
+            ([label, str(seed)], {"src": "x", "config": cfg, "seed": str(seed)})
+            for cfg, label in (("v0155", "0.15.5"), ("many", MANY_LABEL))
+            for seed in (1, 2)], [
+            Col("PROBE_RTTs", fn=dip_count()),
+            Col("flows whose lowest RTT sample is under the path's RTT", fn=lambda dips: str(
+                len({d["flow"] for d in dips
+                     if float(d["base_rtt_ms"]) < float(d["rtt_ms"]) - 0.5}))),
+            Col("dips that came within 1 ms of the path's RTT and left the flow flagged",
+                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and d["compete_after"] == "1"
+                             and float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 1))],
+        what="each PROBE_RTT of the hundred flows started 0.1 s apart, in the gain traces of "
+             "m50-many's runs (testbed/analyze.py --trace-dips of the tree): a flow's lowest "
+             "RTT sample is over its whole trace; the path's RTT is its class's",
+        seed_notes=False, unit="PROBE_RTTs"),
+    "many-own": Table(
+        {"h": HR20_RUNS[1]["own"][0], "o": MANY_SRC["o"]}, ["scenario", "bbr_a_fair"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where in PACE_SCEN
+            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                                    ("o", "many", MANY_LABEL))],
+        own_kind_cols(), seed_notes=False),
+    "many-cubic": cubic_pilot(
+        {"h": HR20_RUNS[1]["grid_shallow"][0], "k": MANY_SRC["k"]}, [
+            ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "d0.5", "c20")
+            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                                    ("k", "many", MANY_LABEL))], [WORST_RETX]),
+    "many-more": Table(
+        {**MORE200, "h": HR20_RUNS[1]["more"][0], "k": MANY_SRC["k"]},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            (["1 / 4, 20 ms", b, label], {"src": src, "config": cfg, "scenario": f"f{b}"})
+            for b in ("0.5", "2")
+            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                                    ("k", "many", MANY_LABEL))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
+        what=computed_what("more-200s", "the cubic flows'")),
+}
+BLOCKS.update(MANY_BLOCKS)
