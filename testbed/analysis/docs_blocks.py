@@ -355,6 +355,24 @@ def dip_count(test=lambda d: True):
     return lambda dips: str(sum(1 for d in dips if test(d)))
 
 
+def dip_cols():
+    """The columns of a table of dips (analyze.py --trace-dips rows): runs, PROBE_RTTs, the
+    most begun in one second of a run, how many came within 5 ms of the path's RTT, and the
+    median queue they left."""
+    return [
+        Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
+        Col("PROBE_RTTs", fn=dip_count()),
+        Col("most begun in one second of a run", fn=lambda dips: str(max(
+            collections.Counter((d.get("seed"), int(float(d["start_s"])))
+                                for d in dips).values()))),
+        Col("came within 5 ms of the path's RTT",
+            fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and
+                         float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 5)),
+        Col("median queue left, ms", fn=lambda dips: "%.1f" % percentile(
+            [float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) for d in dips
+             if d["lowest_rtt_ms"] != ""], 50))]
+
+
 AQM200 = f"{COEX}/aqm-200s/screen_runs.csv"
 AQM_POINTS = (("bfifo", "tail drop (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
               ("fq_codel", "fq_codel"), ("step-bfifo", "tail drop, 100 -> 50 -> 100 Mbit/s"),
@@ -885,17 +903,7 @@ BLOCKS = {
             (["together", "0.13.3 (0.13.0's algorithm)"], {"src": "xt", "config": "v0133"}),
             (["together", "0.13.3, PROBE_RTT paced at its share (fair_probe_rtt_pace=1)"],
              {"src": "xt", "config": "pace1"})], [
-            Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
-            Col("PROBE_RTTs", fn=dip_count()),
-            Col("most begun in one second of a run", fn=lambda dips: str(max(
-                collections.Counter((d.get("seed"), int(float(d["start_s"])))
-                                    for d in dips).values()))),
-            Col("came within 5 ms of the path's RTT",
-                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and
-                             float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 5)),
-            Col("median queue left, ms", fn=lambda dips: "%.1f" % percentile(
-                [float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) for d in dips
-                 if d["lowest_rtt_ms"] != ""], 50))],
+            *dip_cols()],
         what="each PROBE_RTT of the hundred flows in the gain traces of m50-stagger's runs "
              "(testbed/analyze.py --trace-dips, of the run directory or the screen): the queue "
              "a dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
@@ -1677,8 +1685,24 @@ MANY_DIPS = (("v0152", "v0152", "0.15.2"), ("v0152", "sync1", "0.15.2, dips on t
                                  "PROBE_RTT at 2 packets"),
              ("v0155", "many", MANY_LABEL))
 
+def stuck_flags(dips):
+    """The (seed, flow)s of a dips file's rows whose competitor flag was still set after
+    two dips in a row that came within 1 ms of the path's RTT (two drained dips clear it:
+    fair_compete_clear_dips)."""
+    run = collections.Counter()
+    stuck = set()
+    for d in sorted(dips, key=lambda d: (d.get("seed"), int(d["flow"]), float(d["start_s"]))):
+        key = (d.get("seed"), d["flow"])
+        drained = d["lowest_rtt_ms"] != "" and float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 1
+        run[key] = run[key] + 1 if drained else 0
+        if run[key] >= 2 and d["compete_after"] == "1":
+            stuck.add(key)
+    return stuck
+
+
 MANY_BLOCKS = {
-    "m50-many": Table(MANY_SRC, ["flows", "config"], [
+    "m50-many": Table({k: v for k, v in MANY_SRC.items() if k not in ("o", "k")},
+                      ["flows", "config"], [
         ([flows, label], {"src": src, "config": cfg, "scenario": MANY_SCEN[flows]})
         for flows, runs in MANY_ROWS for src, cfg, label in runs], [
         *own_kind_cols()], seed_notes=False,
@@ -1690,18 +1714,8 @@ MANY_BLOCKS = {
         ["config"], [
             ([label], {"src": f"x{src}", "config": cfg, "scenario": "m50-b2"})
             for src, cfg, label in MANY_DIPS], [
-            Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
-            Col("PROBE_RTTs", fn=dip_count()),
-            Col("most begun in one second of a run", fn=lambda dips: str(max(
-                collections.Counter((d.get("seed"), int(float(d["start_s"])))
-                                    for d in dips).values()))),
-            Col("came within 5 ms of the path's RTT",
-                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and
-                             float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 5)),
-            Col("median queue left, ms", fn=lambda dips: "%.1f" % percentile(
-                [float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) for d in dips
-                 if d["lowest_rtt_ms"] != ""], 50)),
-            Col("flagged competing after it", fn=dip_count(lambda d: d["compete"] == "1"))],
+            *dip_cols(),
+            Col("flagged competing after it", fn=dip_count(lambda d: d["compete_after"] == "1"))],
         what="each PROBE_RTT of the hundred flows started together, in the gain traces of "
              "m50-many's runs (testbed/analyze.py --trace-dips of the screen): the queue a "
              "dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
@@ -1715,9 +1729,8 @@ MANY_BLOCKS = {
             Col("flows whose lowest RTT sample is under the path's RTT", fn=lambda dips: str(
                 len({d["flow"] for d in dips
                      if float(d["base_rtt_ms"]) < float(d["rtt_ms"]) - 0.5}))),
-            Col("dips that came within 1 ms of the path's RTT and left the flow flagged",
-                fn=dip_count(lambda d: d["lowest_rtt_ms"] != "" and d["compete_after"] == "1"
-                             and float(d["lowest_rtt_ms"]) - float(d["rtt_ms"]) < 1))],
+            Col("flows still flagged after two dips in a row within 1 ms of the path's RTT",
+                fn=lambda dips: str(len(stuck_flags(dips))))],
         what="each PROBE_RTT of the hundred flows started 0.1 s apart, in the gain traces of "
              "m50-many's runs (testbed/analyze.py --trace-dips of the tree): a flow's lowest "
              "RTT sample is over its whole trace; the path's RTT is its class's",

@@ -191,3 +191,44 @@ def test_the_competitor_flag_clears_after_drained_dips_and_the_bound_does_not_st
     for j, d in enumerate(ends[2]):
         if d[2] and not d[3]:
             assert d[1] and ends[2][j - 1][1], ("cleared after one drained dip", ends[2])
+
+
+def host_events(run_dir):
+    """{dport: [(time_s, fields)]} of every bbr_a_fair flow's trace events, time_s by the
+    events' own clock (t_us, TCP's, one clock for every socket of the host)."""
+    flows = {}
+    for line in (run_dir / "trace.txt").read_text().splitlines():
+        m = EVENT.search(line)
+        if not m:
+            continue
+        e = {k: int(v) for k, v in (kv.split("=", 1) for kv in m.group(1).split())}
+        if e["algo"] == 1:
+            flows.setdefault(e["dport"], []).append((e["t_us"] / 1e6, e))
+    return flows
+
+
+@pytest.mark.parametrize("sync", [0, 1])
+def test_dips_on_the_grid_fall_together_where_a_cubic_queue_keeps_them_apart(
+        run_testbed, tmp_path, sync):
+    """Two bbr_a_fair flows of 20 ms, the second started 4 s after the first, beside a cubic
+    flow that keeps a deep queue (20 BDP). Without fair_probe_rtt_sync each flow's first dip
+    comes 10 s after its own min_rtt, 4 s apart (later ones may fall together, as BBRv1's
+    do); with it, every dip of either flow begins at a boundary of the host's 10 s grid, the
+    same phase of the 10 s cycle to within the rounds (one per event) the trace resolves."""
+    out = tmp_path / f"sync{sync}"
+    run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20", "--flows-per-rtt", "2,1",
+                "--starts", "0,0,4", "--buffer-bdp", "20", "--duration", "36",
+                "--sample-ms", "0", "--seed", "1",
+                "--module-param", f"fair_probe_rtt_sync={sync}")
+    flows = host_events(out / "bbr_a_fair+cubic" / "run1")
+    assert len(flows) == 2, sorted(flows)
+    starts = [probe_rtt_starts(ev) for _, ev in sorted(flows.items())]
+    assert all(len(s) >= 2 for s in starts), starts
+    # the spread of the dips' phases in the 10 s cycle, taken round the circle
+    phases = sorted(t % 10 for s in starts for t in s)
+    gaps = [b - a for a, b in zip(phases, phases[1:])] + [phases[0] + 10 - phases[-1]]
+    spread = 10 - max(gaps)
+    if sync:
+        assert spread < 0.6, starts
+    else:
+        assert spread > 2, starts
