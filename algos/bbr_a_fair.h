@@ -639,14 +639,14 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 /*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
  * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
- * not left nearly idle for the dip's 200 ms. The flow's own queue still drains as long as
- * the share of the max filter's bw stays below the rate the flow gets:
- * at half (the most the parameter allows, as BBRv2 holds) the filter
- * would have to read twice that rate. min_rtt has just been retaken with
- * the queue in it (its filter expired), so the BDP is taken at the lower of
- * it and tcp_min_rtt (the lowest RTT of the last 5 minutes). With no RTT
- * known at all (both ~0U) the share is huge and PROBE_RTT cuts nothing;
- * a bw sample comes with an RTT, so a flow with a bw has one.
+ * not left nearly idle for the dip's 200 ms. The flow's own queue still
+ * drains as long as the share of the max filter's bw stays below the rate
+ * the flow gets: at half (the most the parameter allows, as BBRv2 holds)
+ * the filter would have to read twice that rate. min_rtt has just been
+ * retaken with the queue in it (its filter expired), so the BDP is taken at
+ * the lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
+ * With no RTT known at all (both ~0U) the share is huge and PROBE_RTT cuts
+ * nothing; a bw sample comes with an RTT, so a flow with a bw has one.
  */
 static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 						     const struct bbr_ctx *c)
