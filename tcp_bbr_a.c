@@ -105,7 +105,8 @@ enum bbr_why {
 /*
  * Bytes of per-socket state each algorithm may use, in bbr->priv. The core
  * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
- * priv, at least BBR_PRIV_MIN bytes (checked at build time).
+ * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16,
+ * the half word the core's bit fields leave.
  */
 #define BBR_PRIV_WORDS		7
 #define BBR_PRIV_MIN		16
@@ -143,23 +144,24 @@ struct bbr {
 		lt_is_sampling:1,	/* long-term interval under way? */
 		lt_rtt_cnt:7,		/* rounds in the long-term interval */
 		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
-		unused_a:7;
+		extra_acked_win_rtts:5,	/* age of current window, rounds */
+		extra_acked_win_idx:1,	/* current extra_acked[] window */
+		unused_a:1;
 	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
 	u32	lt_last_delivered;	/* tp->delivered at interval start */
 	u32	lt_last_stamp;		/* ms: interval start */
 	u32	lt_last_lost;		/* tp->lost at interval start */
-	u32	pacing_gain:10,		/* current pacing gain, BBR_UNIT */
-		cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
+	u16	cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
 		gain_why:3,		/* enum bbr_why of pacing_gain */
-		unused_b:9;
+		unused_b:3;
+	u16	priv16;			/* the algorithm's own, as priv */
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */
 	u32	ack_epoch_stamp;	/* us (low 32 bits): ACK epoch start */
 	u16	extra_acked[2];		/* max excess ACKed, two windows */
 	u32	ack_epoch_acked:20,	/* packets (S)ACKed in the epoch */
-		extra_acked_win_rtts:5,	/* age of current window, rounds */
-		extra_acked_win_idx:1,	/* current extra_acked[] window */
-		unused_c:6;
+		pacing_gain:10,		/* current pacing gain, BBR_UNIT */
+		unused_c:2;
 	u32	priv[BBR_PRIV_WORDS];	/* the algorithm's own state */
 };
 
