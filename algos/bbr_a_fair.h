@@ -207,9 +207,10 @@ struct bbr_a_fair_params {
 #define BBR_A_FAIR_HI_K_MAX	((1U << 15) - 1)
 
 /*
- * bbr_a_fair's socket state, in bbr->priv. dips counts to 3 at most, the
- * maximum of fair_compete_dips and fair_compete_clear_dips: raising those
- * needs a wider field.
+ * bbr_a_fair's socket state, in bbr->priv; bbr->priv16 holds the trusted
+ * path RTT the competitor test uses (bbr_a_compete_base). dips counts to 3
+ * at most, the maximum of fair_compete_dips and fair_compete_clear_dips:
+ * raising those needs a wider field.
  */
 struct bbr_a_fair_state {
 	struct bbr_a_loss_round loss;
@@ -298,9 +299,11 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr_a_loss_round_start(sk, &f->loss);
 	f->rtt_max_stamp = tcp_jiffies32;
+	bbr->priv16 = BBR_A_BASE_NONE;
 }
 
 /*
@@ -560,8 +563,9 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 }
 
 /*
- * PROBE_RTT is over. The lowest RTT of its dip, against the connection's
- * lowest (tcp_min_rtt), says whether a flow that does not yield to delay
+ * PROBE_RTT is over. The lowest RTT of its dip, against the path's (the
+ * connection's lowest, tcp_min_rtt, unless no trusted sample was that low:
+ * bbr_a_compete_base), says whether a flow that does not yield to delay
  * keeps a queue. Many flows of its own kind whose PROBE_RTTs do not overlap
  * can leave a queue at one dip too, and their next ones, drawn together by
  * the lower RTTs each dip shows the others, empty it: with
@@ -574,14 +578,15 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 base = tcp_min_rtt(tcp_sk(sk));
+	u32 base = bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)), bbr->priv16);
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
 	bool queued;
 	u32 dips;
 
+	bbr->priv16 = bbr_a_base_of_us(base);
 	bbr_a_fair_event_load(&e);
 	queued = e.compete_us && bbr->min_rtt_us > base &&
 		 bbr->min_rtt_us - base > e.compete_us;
@@ -673,10 +678,20 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct rate_sample *rs)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
 	u32 x;
+
+	/*
+	 * The trusted path RTT: a sample not carried by a retransmission,
+	 * whose send time may be its pacing slot's rather than its own
+	 * (bbr_a_compete_base), nor by an ACK without a delivery sample.
+	 */
+	if (unlikely(c->rtt_us >= 0 &&
+		     ((u32)c->rtt_us >> BBR_A_BASE_SHIFT) < bbr->priv16) &&
+	    !rs->is_retrans && rs->delivered > 0)
+		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
 
 	/*
 	 * An expired bound is dropped, or, while competing, goes on from the

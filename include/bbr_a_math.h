@@ -387,6 +387,42 @@ static inline bool bbr_a_grid_expired(u32 now, u32 stamp, u32 min_age,
 }
 
 /*
+ * bbr_a_fair's trusted path RTT, kept in 16 bits of 64 us (us >>
+ * BBR_A_BASE_SHIFT), rounded down; BBR_A_BASE_NONE stands for none yet, or
+ * one of 4.19 s or more. bbr_a_base_next takes an RTT sample into it.
+ */
+#define BBR_A_BASE_SHIFT	6
+#define BBR_A_BASE_NONE		0xffffU
+
+static inline u32 bbr_a_base_of_us(u32 us)
+{
+	us >>= BBR_A_BASE_SHIFT;
+	return us < BBR_A_BASE_NONE ? us : BBR_A_BASE_NONE;
+}
+
+static inline u32 bbr_a_base_next(u32 base, u32 rtt_us)
+{
+	u32 b = bbr_a_base_of_us(rtt_us);
+
+	return b < base ? b : base;
+}
+
+/*
+ * The path RTT the competitor test measures a dip against, us: the
+ * kernel's lowest RTT of the last minutes (tcp_min_rtt), unless the trusted
+ * one (base) is higher: a retransmission sent ahead of its pacing slot, as
+ * timers send them, carries the slot's later time, and its RTT sample, which
+ * tcp_min_rtt takes, is short by as much. Trusted samples are not aged
+ * out; tcp_min_rtt is, and the higher of the two follows a path that grew
+ * longer (the caller then raises base to it).
+ */
+static inline u32 bbr_a_compete_base(u32 tcp_min_us, u32 base)
+{
+	base <<= BBR_A_BASE_SHIFT;
+	return tcp_min_us > base ? tcp_min_us : base;
+}
+
+/*
  * bbr_a_fair's competitor flag after a PROBE_RTT: *dips counts the dips in a
  * row that said otherwise than the flag (queued: this one left a queue);
  * the flag changes once set_dips (to set it) or clear_dips (to clear it) of

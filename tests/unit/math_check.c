@@ -29,6 +29,10 @@
  *                   newly found competitor's law starts
  *   recut           then lines "LOSSY RECOVERING SINCE_MS SRTT_US"; prints 1
  *                   if a competing bound is cut again
+ *   base COMPETE_US then lines "s RTT_US TRUSTED" (an RTT sample, trusted
+ *                   or not) and "d FLOOR_US TCP_MIN_US" (a dip's lowest RTT
+ *                   and tcp_min_rtt); prints, after each dip, whether it
+ *                   left a queue and the path RTT it was measured against
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -38,7 +42,8 @@
  * whatever the flow used; -DMUTANT_092 decides the competitor flag as 0.9.2
  * did, which left a set flag in place for CLEAR dips with the test off;
  * -DMUTANT_0141 starts a competitor's law and recuts as 0.14.1 did: at the
- * bound however far it grew, and never inside one recovery.
+ * bound however far it grew, and never inside one recovery; -DMUTANT_0155
+ * measures a dip against tcp_min_rtt alone, as 0.15.5 did.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -111,6 +116,12 @@ static uint32_t compete_start(uint32_t bw, uint32_t full, uint32_t bound,
 #else
 #define compete_start(b, f, x, m)	bbr_a_compete_start(b, f, x, m)
 #define recut_due(l, r, s, t)	bbr_a_recut_due(l, r, s, t)
+#endif
+
+#ifdef MUTANT_0155
+#define compete_base(m, b)	((void)(b), (m))
+#else
+#define compete_base(m, b)	bbr_a_compete_base(m, b)
 #endif
 
 int main(int argc, char **argv)
@@ -270,6 +281,26 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc >= 3 && !strcmp(argv[1], "base")) {
+		uint32_t cus = (uint32_t)strtoul(argv[2], NULL, 10);
+		uint32_t base = BBR_A_BASE_NONE, a, b, us;
+		char k;
+
+		while (fgets(line, sizeof(line), stdin)) {
+			if (sscanf(line, "%c %" SCNu32 " %" SCNu32, &k, &a,
+				   &b) != 3)
+				return 2;
+			if (k == 's') {
+				if (b)
+					base = bbr_a_base_next(base, a);
+				continue;
+			}
+			us = compete_base(b, base);
+			base = bbr_a_base_of_us(us);
+			printf("%d %" PRIu32 "\n", a > us && a - us > cus, us);
+		}
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "grid")) {
 		while (fgets(line, sizeof(line), stdin)) {
 			uint32_t now, stamp, age, win;
@@ -308,6 +339,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | budget | short\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
 	return 2;
 }

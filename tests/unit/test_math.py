@@ -370,6 +370,54 @@ def test_competitor_flag_needs_dips_in_a_row_and_clears_when_the_test_is_turned_
     assert old[-1] == "1 1"
 
 
+def base_model(events, compete_us):
+    """The competitor test's path RTT: the lowest trusted sample in 64 us units, rounded
+    down (65535: none, or 4.19 s and more), and at each dip the higher of it and
+    tcp_min_rtt, to which it is then raised."""
+    base, out = 65535, []
+    for k, a, b in events:
+        if k == "s":
+            if b:
+                base = min(base, a >> 6, 65535)
+            continue
+        us = max(b, base << 6)
+        base = min(us >> 6, 65535)
+        out.append(f"{int(a > us and a - us > compete_us)} {us}")
+    return out
+
+
+def test_a_retransmission_s_low_rtt_sample_does_not_make_every_dip_a_queued_one(build):
+    """A flow on a 60 ms path whose kernel took a 27 ms RTT sample from a retransmission
+    (sent ahead of its pacing slot, stamped with the slot's time), as one of a hundred
+    staggered bbr_a_fair flows did (0.15.5, seed 1): tcp_min_rtt says 27 ms for five
+    minutes. Its dips reach the path's 60 ms and must be found drained; 0.15.5 measured
+    them against tcp_min_rtt alone (MUTANT_0155) and found every one queued, which set the
+    competitor flag. A dip with a real queue (70 ms) is still found queued; a path that grew
+    longer (tcp_min_rtt rose above every trusted sample) is measured against the longer RTT."""
+    ev = [("s", 60100, 1), ("s", 61000, 1), ("s", 27000, 0), ("d", 60200, 27000),
+          ("d", 60300, 27000), ("d", 70000, 27000), ("s", 26000, 0), ("d", 90000, 90000),
+          ("s", 95000, 1), ("d", 93000, 90000)]
+    stdin = "".join(f"{k} {a} {b}\n" for k, a, b in ev)
+    got = run(build(), "base", "5000", stdin=stdin)
+    assert got == base_model(ev, 5000)
+    assert [g.split()[0] for g in got] == ["0", "0", "1", "0", "0"], got
+    assert got[0] == f"0 {60100 >> 6 << 6}"
+    old = run(build("-DMUTANT_0155", name="old0155"), "base", "5000", stdin=stdin)
+    assert [g.split()[0] for g in old][:2] == ["1", "1"], old
+    # none yet, and saturation at 4.19 s: tcp_min_rtt is all there is
+    assert run(build(), "base", "5000", stdin="d 70000 60000\n") == ["0 4194240"]
+    rng = random.Random(5)
+    for _ in range(20):
+        ev = []
+        for _ in range(200):
+            if rng.random() < 0.8:
+                ev.append(("s", rng.randrange(1000, 6_000_000), int(rng.random() < 0.9)))
+            else:
+                ev.append(("d", rng.randrange(1000, 6_000_000), rng.randrange(1000, 6_000_000)))
+        stdin = "".join(f"{k} {a} {b}\n" for k, a, b in ev)
+        assert run(build(), "base", "5000", stdin=stdin) == base_model(ev, 5000)
+
+
 def short_model(d, sample, mx, bw):
     """The shortfall EWMA of bbr_a_short_next and the bw it leaves, in integers."""
     if mx:
