@@ -1652,9 +1652,11 @@ BLOCKS.update(CLIENT_BLOCKS)
 MANY = f"{WIDE}/m50-many"
 MANY_SRC = {v: f"{MANY}/{v}/screen_runs.csv" for v in ("v0152", "v0153", "v0154", "v0155")}
 MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/screen_runs.csv",
-                 "k": f"{MANY}/cubic/screen_runs.csv"})
+                 "k": f"{MANY}/cubic/screen_runs.csv",
+                 "s160": f"{MANY}/stagger-v0160/screen_runs.csv"})
 MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
 MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
+MANY_LABEL_160 = "0.16.0 (dips measured against a path RTT no retransmission set), the three options"
 MANY_R10 = "0.15.5, the three options, allowance by rate at 10 ms (fair_pkts_rate_us=10000)"
 MANY_ROWS = (
     ("50 per class, together", [
@@ -1675,7 +1677,8 @@ MANY_ROWS = (
         ("v0154", "floor2s20", "0.15.4, the same, past 20 ms (fair_pkts_scale_us=20000)"),
         ("v0154", "floor2s30", "0.15.4, the same, past 30 ms (fair_pkts_scale_us=30000)"),
         ("v0155", "many", MANY_LABEL), ("v0155", "manyr10", MANY_R10)]),
-    ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL)]),
+    ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL),
+                                   ("s160", "many", MANY_LABEL_160)]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -1721,9 +1724,11 @@ MANY_BLOCKS = {
              "dip left is its lowest RTT sample above the path's RTT (the flow's class's)",
         seed_notes=False, unit="PROBE_RTTs"),
     "m50-many-base": Table(
-        {"x": f"{MANY}/dips-stagger.csv"}, ["config", "seed"], [
-            ([label, str(seed)], {"src": "x", "config": cfg, "seed": str(seed)})
-            for cfg, label in (("v0155", "0.15.5"), ("many", MANY_LABEL))
+        {"x": f"{MANY}/dips-stagger.csv", "y": f"{MANY}/dips-stagger-v0160.csv"},
+        ["config", "seed"], [
+            ([label, str(seed)], {"src": src, "config": cfg, "seed": str(seed)})
+            for src, cfg, label in (("x", "v0155", "0.15.5"), ("x", "many", MANY_LABEL),
+                                    ("y", "many", MANY_LABEL_160))
             for seed in (1, 2)], [
             Col("PROBE_RTTs", fn=dip_count()),
             Col("flows whose lowest RTT sample is under the path's RTT", fn=lambda dips: str(
