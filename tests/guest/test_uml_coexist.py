@@ -5,6 +5,7 @@ from the flows' shares.
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
+import os
 import re
 
 import pytest
@@ -232,3 +233,30 @@ def test_dips_on_the_grid_fall_together_where_a_cubic_queue_keeps_them_apart(
         assert spread < 0.6, starts
     else:
         assert spread > 2, starts
+
+
+@pytest.mark.skipif(os.environ.get("BBR_A_LONG_TEST") != "1",
+                    reason="opt-in: BBR_A_LONG_TEST=1 (a hundred flows for 90 s, minutes)")
+def test_a_retransmission_s_too_short_rtt_sample_does_not_flag_a_competitor(run_testbed,
+                                                                           tmp_path):
+    """Fifty flows per class (10 vs 60 ms, 2 BDP) started 0.1 s apart with the three
+    many-flow options, seed 1: a 60 ms flow's kernel takes an RTT sample of under half its
+    path's RTT from an RTO retransmission stamped with its later pacing slot. tcp_min_rtt
+    keeps it for five minutes; 0.15.5 measured every dip against it and flagged the flow
+    (compete=1 in its trace) for the rest of the run. A dip must be measured against a path
+    RTT no retransmission set: no flow whose tcp_min_rtt went short is flagged."""
+    out = tmp_path / "stagger"
+    run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--buffer-bdp", "2",
+                "--flows-per-rtt", "50", "--stagger", "0.1", "--duration", "90",
+                "--warmup", "30", "--sample-ms", "1000", "--seed", "1",
+                "--module-param", "fair_probe_rtt_sync=1",
+                "--module-param", "fair_slow_budget=1",
+                "--module-param", "fair_probe_rtt_min=2")
+    run = out / "bbr_a_fair" / "run1"
+    with open(run / "ss.csv") as f:
+        short = {r["flow"] for r in csv.DictReader(f)
+                 if r["minrtt_ms"] and float(r["minrtt_ms"]) < float(r["rtt_ms"]) - 5}
+    assert short, "no flow took a too short RTT sample: the run no longer shows the case"
+    with open(run / "trace.csv") as f:
+        flagged = {r["flow"] for r in csv.DictReader(f) if r["compete"] == "1"}
+    assert not short & flagged, (sorted(short), sorted(flagged))
