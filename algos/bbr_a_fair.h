@@ -92,7 +92,7 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_PARAM(fair_probe_rtt_pm, 250, 0, 500,
+BBR_PARAM(fair_probe_rtt_pm, 250, 0, 900,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
 BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");

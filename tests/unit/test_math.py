@@ -232,7 +232,7 @@ def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
 def test_probe_rtt_holds_its_share_of_the_bdp(build):
     """bbr_a_bdp_share: floor(floor(bw x rtt / 2^shift) x pm / 1000), at least lo, at most
     2^32 - 1, exact for every bw and rtt with pm up to 1000 and shift at least 24 (its
-    stated range; the module passes BW_SCALE and at most 500)."""
+    stated range; the module passes BW_SCALE and at most 900)."""
     shift = 24
     cases = [(1 << shift >> 4, 16000, 500, shift, 4), (0, 20000, 500, shift, 4),
              (2**32 - 1, 2**32 - 1, 1000, shift, 4), (2**32 - 1, 2**32 - 1, 1000, 32, 0),
