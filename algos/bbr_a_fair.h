@@ -99,7 +99,7 @@ BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
 BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
 	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 0, 0, 1,
-	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room; 0 BBRv1's budgets for every flow");
+	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
@@ -644,10 +644,15 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 /*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
  * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
- * not left nearly idle for the dip's 200 ms. The flow's own queue still
- * drains as long as the share of the max filter's bw stays below the rate
- * the flow gets: at half (the most the parameter allows, as BBRv2 holds)
- * the filter would have to read twice that rate. min_rtt has just been
+ * not left nearly idle for the dip's 200 ms; with fair_slow_budget, a share
+ * that shrinks with the flow's rate below fair_cwnd_pkts packets in
+ * fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows dipping
+ * together on the grid drain their queue only at their floors, while two
+ * fast ones dipping together leave the link idle for all they do not hold.
+ * The flow's own queue still drains as long as the share of the max
+ * filter's bw stays below the rate the flow gets: at half (BBRv2's) the
+ * filter would have to read twice that rate, at 900 per mille (the most
+ * the parameter allows) a ninth more. min_rtt has just been
  * retaken with the queue in it (its filter expired), so the BDP is taken at
  * the lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
  * With no RTT known at all (both ~0U) the share is huge and PROBE_RTT cuts
@@ -658,12 +663,16 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 bw = bbr_bw(sk), pm = p->probe_rtt_pm;
 
-	if (!p->probe_rtt_pm)
+	if (!pm)
 		return p->probe_rtt_min;
-	return bbr_a_bdp_share(bbr_bw(sk),
+	if (p->slow_budget && p->pkts_rate_us)
+		pm = bbr_a_budget_by_rate(pm, (u64)bw * p->pkts_rate_us,
+					  p->cwnd_pkts, BW_SCALE);
+	return bbr_a_bdp_share(bw,
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
-			       p->probe_rtt_pm, BW_SCALE, p->probe_rtt_min);
+			       pm, BW_SCALE, p->probe_rtt_min);
 }
 
 /*
