@@ -109,3 +109,28 @@ def test_many_slow_flows_keep_the_queue_under_half_the_buffer(run_testbed, tmp_p
     q = r["queue_delay_ms"]["mean"]  # from the tc samples, every 500 ms as in the pilot
     assert q < 60, r["queue_delay_ms"]
     assert r["jain"] > 0.95, r["jain"]
+
+
+@pytest.mark.parametrize("slow_budget", [0, 1])
+def test_a_slow_flow_holds_its_floor_at_probe_rtt_with_fair_slow_budget(run_testbed, tmp_path,
+                                                                       slow_budget):
+    """Ten 60 ms flows of 1 Mbit/s (a BDP of five packets each; slow: far under 32 packets in
+    12 ms) dipping together on the grid, PROBE_RTT at three quarters of the BDP and at least
+    two packets. With fair_slow_budget a slow flow's share shrinks with its rate (0.16.2), and
+    the cwnd its PROBE_RTTs hold is mostly the floor, 2; without it, mostly three or more
+    (the trace's mode-3 events, whose first ones may come before cwnd is cut)."""
+    out = tmp_path / f"sb{slow_budget}"
+    run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "60", "--flows-per-rtt", "10",
+                "--rate", "10", "--buffer-bdp", "2", "--duration", "30", "--warmup", "5",
+                "--sample-ms", "0", "--seed", "1",
+                "--module-param", "fair_probe_rtt_sync=1", "--module-param", "fair_probe_rtt_min=2",
+                "--module-param", "fair_probe_rtt_pm=750",
+                "--module-param", f"fair_slow_budget={slow_budget}")
+    with open(out / "bbr_a_fair" / "run1" / "trace.csv") as f:
+        held = [int(r["cwnd"]) for r in csv.DictReader(f) if r["mode"] == "3"]
+    assert len(held) > 50, len(held)
+    common = statistics.mode(held)
+    if slow_budget:
+        assert common == 2, sorted(held)
+    else:
+        assert common > 2, sorted(held)
