@@ -311,6 +311,9 @@ static __always_inline bool bbr_hook_probe_up_done(struct sock *sk,
 static __always_inline bool bbr_hook_min_rtt_due(struct sock *sk,
 						 const struct bbr_ctx *c,
 						 const enum bbr_algo algo);
+static __always_inline bool bbr_hook_min_rtt_restamp(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const enum bbr_algo algo);
 static __always_inline void bbr_hook_min_rtt_expired(struct sock *sk,
 						     const struct bbr_ctx *c,
 						     const struct rate_sample *rs,
@@ -1049,7 +1052,8 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
 	    (rs->rtt_us < bbr->min_rtt_us ||
 	     (expired && !rs->is_ack_delayed))) {
 		bbr->min_rtt_us = rs->rtt_us;
-		bbr->min_rtt_stamp = tcp_jiffies32;
+		if (expired || bbr_hook_min_rtt_restamp(sk, c, algo))
+			bbr->min_rtt_stamp = tcp_jiffies32;
 	}
 
 	if (bbr_probe_rtt_mode_ms > 0 && expired && !bbr->idle_restart &&
@@ -1547,6 +1551,22 @@ static __always_inline bool bbr_hook_min_rtt_due(struct sock *sk,
 		return bbr_a_fair_min_rtt_due(sk, c);
 	default:
 		return bbr_min_rtt_win_expired(sk);
+	}
+}
+
+/*
+ * Does a new, lower min_rtt restart the filter's window? BBRv1's does: the
+ * filter expires 10 s after its value was taken.
+ */
+static __always_inline bool bbr_hook_min_rtt_restamp(struct sock *sk,
+						     const struct bbr_ctx *c,
+						     const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		return bbr_a_fair_min_rtt_restamp(c);
+	default:
+		return true;
 	}
 }
 

@@ -97,7 +97,7 @@ BBR_PARAM(fair_probe_rtt_pm, 250, 0, 900,
 BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after min_rtt was taken, so that the host's flows dip together; 0 10 s after it was taken, as BBRv1");
+	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the host's flows dip together; 0 10 s after min_rtt was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 0, 0, 1,
 	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
@@ -166,8 +166,8 @@ static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
  * With fair_probe_rtt_sync, a grid boundary expires min_rtt only if it is
- * more than this after min_rtt was taken, seconds: half the filter's
- * window (which must stay below the whole window).
+ * more than this after the filter's stamp (the last dip), seconds: half
+ * the filter's window (which must stay below the whole window).
  */
 static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
@@ -639,6 +639,19 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 	return bbr_a_grid_expired(tcp_jiffies32, bbr->min_rtt_stamp,
 				  bbr_a_fair_sync_min_age_sec * HZ,
 				  bbr_min_rtt_win_sec * HZ);
+}
+
+/*
+ * With fair_probe_rtt_sync a lower min_rtt does not move the filter's stamp,
+ * which then says when the flow last dipped (or began): each flow dips at
+ * the first boundary of the grid more than 5 s after its last dip, and the
+ * host's flows, whatever lower RTTs each found in between, at the same
+ * boundaries; a flow that found one in the last 5 s before a boundary
+ * would otherwise skip it and dip alone 10 s later.
+ */
+static __always_inline bool bbr_a_fair_min_rtt_restamp(const struct bbr_ctx *c)
+{
+	return !bbr_a_fair_params(c)->probe_rtt_sync;
 }
 
 /*
