@@ -260,3 +260,38 @@ def test_a_retransmission_s_too_short_rtt_sample_does_not_flag_a_competitor(run_
     with open(run / "trace.csv") as f:
         flagged = {r["flow"] for r in csv.DictReader(f) if r["compete"] == "1"}
     assert not short & flagged, (sorted(short), sorted(flagged))
+
+
+def dip_starts(trace_csv):
+    """{flow: [t_s of each event that entered PROBE_RTT]} from a run's trace.csv."""
+    starts, mode = {}, {}
+    with open(trace_csv) as f:
+        for r in csv.DictReader(f):
+            if r["mode"] == "3" and mode.get(r["flow"]) != "3":
+                starts.setdefault(r["flow"], []).append(float(r["t_s"]))
+            mode[r["flow"]] = r["mode"]
+    return starts
+
+
+def test_dip_starts_sees_entries_only(tmp_path):
+    p = tmp_path / "trace.csv"
+    p.write_text("t_s,flow,mode\n1,1,2\n2,1,3\n2.1,1,3\n3,1,2\n12,1,3\n1,2,3\n")
+    assert dip_starts(p) == {"1": [2.0, 12.0], "2": [1.0]}
+
+
+def test_with_the_grid_no_flow_skips_a_boundary(run_testbed, tmp_path):
+    """Fifty flows per class started together (10 vs 60 ms, 2 BDP, 30 s, seed 4) with the
+    three many-flow options. Every flow dips at the first boundary of the grid more than 5 s
+    after its last dip: no two consecutive dips of a flow are more than one 10 s window
+    apart. In 0.16.2 a flow that found a lower min_rtt in the 5 s before a boundary (the
+    startup's queue draining) moved its filter's stamp and skipped that boundary, dipping
+    alone 10 s later (14 of the hundred here)."""
+    out = tmp_path / "m50"
+    run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--flows-per-rtt", "50",
+                "--buffer-bdp", "2", "--duration", "30", "--warmup", "10", "--sample-ms", "0",
+                "--seed", "4", "--module-param", "fair_probe_rtt_sync=1",
+                "--module-param", "fair_slow_budget=1", "--module-param", "fair_probe_rtt_min=2")
+    starts = dip_starts(out / "bbr_a_fair" / "run1" / "trace.csv")
+    assert sum(len(s) >= 2 for s in starts.values()) >= 90, starts
+    skipped = {f: s for f, s in starts.items() if any(b - a > 15 for a, b in zip(s, s[1:]))}
+    assert not skipped, skipped
