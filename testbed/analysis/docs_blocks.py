@@ -1688,6 +1688,45 @@ MANY_DIPS = (("v0152", "v0152", "0.15.2"), ("v0152", "sync1", "0.15.2, dips on t
                                  "PROBE_RTT at 2 packets"),
              ("v0155", "many", MANY_LABEL))
 
+PM750 = "fair_probe_rtt_pm=750"
+PM_LABEL2 = f"the three options, {PM750} shrinking with a slow flow's rate"
+PM_M50 = (("v", "many", MANY_LABEL),
+          ("p1", "many750", f"0.16.1, the three options, {PM750} for every flow"),
+          ("p2", "many750", f"0.16.2, {PM_LABEL2}"),
+          ("p2", "manyr10p750", "0.16.2, the same, allowance by rate at 10 ms "
+                                "(fair_pkts_rate_us=10000)"),
+          ("p3", "many", "0.16.3 (with the grid a lower min_rtt keeps the filter's stamp), "
+                         "the three options"),
+          ("p3", "many750", f"0.16.3, {PM_LABEL2}"),
+          ("p3", "manyr10", "0.16.3, the three options, allowance by rate at 10 ms "
+                            "(fair_pkts_rate_us=10000)"),
+          ("p3", "manyr10p750", f"0.16.3, {PM_LABEL2}, allowance by rate at 10 ms"),
+          ("p3", "manyd3", "0.16.3, the three options, three dips in a row to flag a "
+                           "competitor (fair_compete_dips=3)"),
+          ("p3", "manyr10d3", "0.16.3, the three options, allowance by rate at 10 ms, three "
+                              "dips to flag a competitor"),
+          ("p3", "manyr10p750d3", f"0.16.3, {PM_LABEL2}, allowance by rate at 10 ms, three "
+                                  "dips to flag a competitor"))
+PM_M10 = (("v", "many", MANY_LABEL), ("p2", "many750", f"0.16.2, {PM_LABEL2}"))
+PM_SEEDS = (("many", "the three options"), ("many750", f"the three options, {PM750}"),
+            ("manyr10", "the three options, fair_pkts_rate_us=10000"),
+            ("manyr10p750", f"the three options, fair_pkts_rate_us=10000, {PM750}"),
+            ("manyd3", "the three options, three dips to flag a competitor "
+                       "(fair_compete_dips=3)"),
+            ("manyr10d3", "the three options, fair_pkts_rate_us=10000, "
+                          "fair_compete_dips=3"),
+            ("manyr10p750d3", f"the three options, fair_pkts_rate_us=10000, {PM750}, "
+                              "fair_compete_dips=3"))
+ALL_CUBIC = f"{MANY}/p750-v0163-cubic/screen_runs.csv"
+ALL_LABEL = ("0.16.3, every many-flow option (the three, fair_pkts_rate_us=10000, "
+             "fair_probe_rtt_pm=750, fair_compete_dips=3)")
+PM_OWN = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+          ("o", "many", MANY_LABEL),
+          ("q3", "many750", f"0.16.3, {PM_LABEL2}"),
+          ("q3", "manyr10p750", "0.16.3, the same, allowance by rate at 10 ms "
+                                "(fair_pkts_rate_us=10000)"))
+
+
 def stuck_flags(dips):
     """The (seed, flow)s of a dips file's rows whose competitor flag was still set after
     two dips in a row that came within 1 ms of the path's RTT (two drained dips clear it:
@@ -1760,6 +1799,48 @@ MANY_BLOCKS = {
             for b in ("0.5", "2")
             for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
                                     ("k", "many", MANY_LABEL))], [
+            *share_cols(),
+            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
+        what=computed_what("more-200s", "the cubic flows'")),
+    "many-pm": Table(
+        {"v": MANY_SRC["v0155"], "o": MANY_SRC["o"], "h": HR20_RUNS[1]["own"][0],
+         **{f"p{i}": f"{MANY}/p750-v016{i}/screen_runs.csv" for i in (1, 2, 3)},
+         "q3": f"{MANY}/p750-v0163-own/screen_runs.csv"},
+        ["scenario", "bbr_a_fair"], [
+            ([where, label], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where, runs in (
+                ("m50-b2", "50 per class, together", PM_M50),
+                ("m10-b2", "10 per class, together", PM_M10),
+                *((sc, where, PM_OWN) for sc, where in PACE_SCEN))
+            for src, cfg, label in runs],
+        [*own_kind_cols()], seed_notes=False,
+        what="the three many-flow options with PROBE_RTT holding three quarters of the BDP "
+             "(fair_probe_rtt_pm=750): fifty and ten flows per class (10 vs 60 ms, 100 "
+             "Mbit/s, 2 BDP, 90 s measured from 30 s) and the own-kind grid of two flows "
+             "(30 s), mean +- 95 % CI half-width over the seeds"),
+    "many-pm-seeds": Table(
+        {"p3": f"{MANY}/p750-v0163/screen_runs.csv"}, ["bbr_a_fair", "seed"], [
+            ([label, str(seed)], {"src": "p3", "config": cfg, "scenario": "m50-b2",
+                                  "seed": str(seed)})
+            for cfg, label in PM_SEEDS for seed in range(1, 6)], [
+            Col("Jain", "jain"), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="fifty flows per class started together (10 vs 60 ms, 100 Mbit/s, 2 BDP, 90 s "
+             "measured from 30 s), 0.16.3, each seed's run", seed_notes=False),
+    "many-all-cubic": cubic_pilot(
+        {"h": HR20_RUNS[1]["grid_shallow"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC}, [
+            ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
+            for sc in ("c0.5", "d0.5", "c20")
+            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                                    ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))],
+        [WORST_RETX]),
+    "many-all-more": Table(
+        {**MORE200, "h": HR20_RUNS[1]["more"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC},
+        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
+            (["1 / 4, 20 ms", b, label], {"src": src, "config": cfg, "scenario": f"f{b}"})
+            for b in ("0.5", "2")
+            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                                    ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
