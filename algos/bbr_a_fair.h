@@ -642,6 +642,20 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 }
 
 /*
+ * With fair_slow_budget, x in proportion to the packets a slow flow's bw
+ * fills in fair_pkts_rate_us, whole at fair_cwnd_pkts and above
+ * (bbr_a_budget_by_rate); x otherwise.
+ */
+static __always_inline u32
+bbr_a_fair_slow_share(const struct bbr_a_fair_params *p, u32 x, u32 bw)
+{
+	if (!p->slow_budget || !p->pkts_rate_us)
+		return x;
+	return bbr_a_budget_by_rate(x, (u64)bw * p->pkts_rate_us,
+				    p->cwnd_pkts, BW_SCALE);
+}
+
+/*
  * With fair_probe_rtt_sync a lower min_rtt does not move the filter's stamp,
  * which then says when the flow last dipped (or began): each flow dips at
  * the first boundary of the grid more than 5 s after its last dip, and the
@@ -676,16 +690,14 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 bw = bbr_bw(sk), pm = p->probe_rtt_pm;
+	u32 bw = bbr_bw(sk);
 
-	if (!pm)
+	if (!p->probe_rtt_pm)
 		return p->probe_rtt_min;
-	if (p->slow_budget && p->pkts_rate_us)
-		pm = bbr_a_budget_by_rate(pm, (u64)bw * p->pkts_rate_us,
-					  p->cwnd_pkts, BW_SCALE);
 	return bbr_a_bdp_share(bw,
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
-			       pm, BW_SCALE, p->probe_rtt_min);
+			       bbr_a_fair_slow_share(p, p->probe_rtt_pm, bw),
+			       BW_SCALE, p->probe_rtt_min);
 }
 
 /*
@@ -710,9 +722,7 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	 * whose send time may be its pacing slot's rather than its own
 	 * (bbr_a_compete_base), nor by an ACK without a delivery sample.
 	 */
-	if (unlikely(c->rtt_us >= 0 &&
-		     ((u32)c->rtt_us >> BBR_A_BASE_SHIFT) < bbr->priv16) &&
-	    !rs->is_retrans && rs->delivered > 0)
+	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0)
 		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
 
 	/*
@@ -916,11 +926,9 @@ static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 full = bbr_cwnd_budgets(sk, target);
 
-	if (!p->slow_budget || !p->pkts_rate_us || bbr->mode != BBR_PROBE_BW)
+	if (bbr->mode != BBR_PROBE_BW)
 		return full;
-	return target + bbr_a_budget_by_rate(full - target,
-					     (u64)bw * p->pkts_rate_us,
-					     p->cwnd_pkts, BW_SCALE);
+	return target + bbr_a_fair_slow_share(p, full - target, bw);
 }
 
 /* After a full min_rtt, a cwnd-limited flow has probed all its cap allows. */
