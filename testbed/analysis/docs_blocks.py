@@ -1720,6 +1720,8 @@ PM_SEEDS = (("many", "the three options"), ("many750", f"the three options, {PM7
 ALL_CUBIC = f"{MANY}/p750-v0163-cubic/screen_runs.csv"
 ALL_LABEL = ("0.16.3, every many-flow option (the three, fair_pkts_rate_us=10000, "
              "fair_probe_rtt_pm=750, fair_compete_dips=3)")
+MANY_VS_CUBIC = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                 ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))
 PM_OWN = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
           ("o", "many", MANY_LABEL),
           ("q3", "many750", f"0.16.3, {PM_LABEL2}"),
@@ -1787,18 +1789,15 @@ MANY_BLOCKS = {
                                     ("o", "many", MANY_LABEL))],
         own_kind_cols(), seed_notes=False),
     "many-cubic": cubic_pilot(
-        {"h": HR20_RUNS[1]["grid_shallow"][0], "k": MANY_SRC["k"]}, [
+        {"h": HR20_RUNS[1]["grid_shallow"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC}, [
             ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
             for sc in ("c0.5", "d0.5", "c20")
-            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                                    ("k", "many", MANY_LABEL))], [WORST_RETX]),
+            for src, cfg, label in MANY_VS_CUBIC], [WORST_RETX]),
     "many-more": Table(
-        {**MORE200, "h": HR20_RUNS[1]["more"][0], "k": MANY_SRC["k"]},
+        {**MORE200, "h": HR20_RUNS[1]["more"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC},
         ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
             (["1 / 4, 20 ms", b, label], {"src": src, "config": cfg, "scenario": f"f{b}"})
-            for b in ("0.5", "2")
-            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                                    ("k", "many", MANY_LABEL))], [
+            for b in ("0.5", "2") for src, cfg, label in MANY_VS_CUBIC], [
             *share_cols(),
             Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
@@ -1827,23 +1826,5 @@ MANY_BLOCKS = {
             Col("Jain", "jain"), Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="fifty flows per class started together (10 vs 60 ms, 100 Mbit/s, 2 BDP, 90 s "
              "measured from 30 s), 0.16.3, each seed's run", seed_notes=False),
-    "many-all-cubic": cubic_pilot(
-        {"h": HR20_RUNS[1]["grid_shallow"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC}, [
-            ([grid_label(sc), label], {"src": src, "config": cfg, "scenario": sc})
-            for sc in ("c0.5", "d0.5", "c20")
-            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                                    ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))],
-        [WORST_RETX]),
-    "many-all-more": Table(
-        {**MORE200, "h": HR20_RUNS[1]["more"][0], "k": MANY_SRC["k"], "a": ALL_CUBIC},
-        ["flows, RTT (bbr_a_fair / cubic)", "buffer, BDP", "bbr_a_fair"], [
-            (["1 / 4, 20 ms", b, label], {"src": src, "config": cfg, "scenario": f"f{b}"})
-            for b in ("0.5", "2")
-            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                                    ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))], [
-            *share_cols(),
-            Col("harm to cubic (computed)", fn=harm_against(MORE200["m"], "incumbent_mbps")),
-            Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])), WORST_RETX],
-        what=computed_what("more-200s", "the cubic flows'")),
 }
 BLOCKS.update(MANY_BLOCKS)
