@@ -402,6 +402,15 @@ HR20_RUNS = ("0.15.0, the law at 20 ms (fair_hi_rtt_us=20000)", {
         ("more", "more"), ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"),
         ("m10", "m10-90s"), ("wide", "wide-60s"))}})
 
+# 0.16.3 with every many-flow option on the whole list a default must keep
+ALL_DIR = f"{WIDE}/m50-many/all-v0163"
+ALL_CUBIC = f"{ALL_DIR}/cubic/screen_runs.csv"
+ALL_RUNS = ("0.16.3, every many-flow option", {
+    **{k: (ALL_CUBIC, "manyall") for k in ("grid_shallow", "grid_deep", "more")},
+    **{k: (f"{ALL_DIR}/{d}/screen_runs.csv", "manyall") for k, d in (
+        ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
+        ("wide", "wide-60s"))}})
+
 
 def release_tables(prefix, releases, extra=()):
     """The blocks <prefix>-cubic, -more, -bbr, -aqm and -own: each release's runs
@@ -1653,7 +1662,8 @@ MANY = f"{WIDE}/m50-many"
 MANY_SRC = {v: f"{MANY}/{v}/screen_runs.csv" for v in ("v0152", "v0153", "v0154", "v0155")}
 MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/screen_runs.csv",
                  "k": f"{MANY}/cubic/screen_runs.csv",
-                 "s160": f"{MANY}/stagger-v0160/screen_runs.csv"})
+                 "s160": f"{MANY}/stagger-v0160/screen_runs.csv",
+                 "sall": f"{MANY}/all-v0163/stagger/screen_runs.csv"})
 MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
 MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
 MANY_LABEL_160 = "0.16.0 (dips measured against a path RTT no retransmission set), the three options"
@@ -1678,7 +1688,8 @@ MANY_ROWS = (
         ("v0154", "floor2s30", "0.15.4, the same, past 30 ms (fair_pkts_scale_us=30000)"),
         ("v0155", "many", MANY_LABEL), ("v0155", "manyr10", MANY_R10)]),
     ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL),
-                                   ("s160", "many", MANY_LABEL_160)]),
+                                   ("s160", "many", MANY_LABEL_160),
+                                   ("sall", "manyall", "0.16.3, every many-flow option")]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -1717,7 +1728,6 @@ PM_SEEDS = (("many", "the three options"), ("many750", f"the three options, {PM7
                           "fair_compete_dips=3"),
             ("manyr10p750d3", f"the three options, fair_pkts_rate_us=10000, {PM750}, "
                               "fair_compete_dips=3"))
-ALL_CUBIC = f"{MANY}/p750-v0163-cubic/screen_runs.csv"
 ALL_LABEL = ("0.16.3, every many-flow option (the three, fair_pkts_rate_us=10000, "
              "fair_probe_rtt_pm=750, fair_compete_dips=3)")
 MANY_VS_CUBIC = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
@@ -1828,3 +1838,71 @@ MANY_BLOCKS = {
              "measured from 30 s), 0.16.3, each seed's run", seed_notes=False),
 }
 BLOCKS.update(MANY_BLOCKS)
+BLOCKS.update(release_tables("all", (HR20_RUNS, ALL_RUNS)))
+
+# every many-flow option less one, where every option together lost Jain (four classes)
+LESS_ONE = (("sync0", "fair_probe_rtt_sync=0"), ("pm250", "fair_probe_rtt_pm=250"),
+            ("dips2", "fair_compete_dips=2"), ("r12", "fair_pkts_rate_us=12000"),
+            ("min4", "fair_probe_rtt_min=4"), ("sb0", "fair_slow_budget=0"))
+
+
+def longest_share(runs):
+    """The mean, over the runs, of the longest-RTT class's share of the throughput, % (the
+    flows are listed class by class, the longest last)."""
+    shares = []
+    for r in runs:
+        rates = [float(x) for x in r["throughputs_mbps"].split("/")]
+        per_class = len(rates) // len(r["rtts_ms"].split("/"))
+        shares.append(100 * sum(rates[-per_class:]) / sum(rates))
+    return _mean_text(shares)
+
+
+BLOCKS["all-less-one"] = Table(
+    {"h": HR20_RUNS[1]["wide"][0], "a": ALL_RUNS[1]["wide"][0],
+     "l": f"{ALL_DIR}/less-one/screen_runs.csv", "p3": f"{MANY}/p750-v0163/screen_runs.csv",
+     "m": f"{ALL_DIR}/less-one-m50/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where, runs in (
+            ("c4-b2", "10, 20, 50, 100 ms, 2 BDP, 60 s", (
+                ("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                ("a", "manyall", "0.16.3, every many-flow option"),
+                *(("l", f"all{k}", f"0.16.3, every option but one, {opt}") for k, opt in LESS_ONE))),
+            ("c3-b2", "10, 30, 90 ms, 2 BDP, 60 s", (
+                ("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+                ("a", "manyall", "0.16.3, every many-flow option"),
+                ("l", "allsb0", "0.16.3, every option but one, fair_slow_budget=0"))),
+            ("m50-b2", "50 per class, together, 90 s from 30 s", (
+                ("p3", "manyr10p750d3", "0.16.3, every many-flow option"),
+                ("m", "allsb0", "0.16.3, every option but one, fair_slow_budget=0"))))
+        for src, cfg, label in runs], [
+        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+    what="where every many-flow option together lost Jain: each option set back to 0.16.3's "
+         "default in turn, 100 Mbit/s, mean +- 95 % CI half-width over the seeds",
+    seed_notes=False)
+
+
+def queued_pkts(rows):
+    """A trace bin's cwnd above its bw times the flow's path RTT, packets of 1448 bytes."""
+    r = rows[0]
+    pps = float(r["bw_mbps"]) * 1e6 / 8 / 1448
+    return f"{float(r['cwnd']) - pps * float(r['rtt_ms']) / 1000:.0f}"
+
+
+BLOCKS["all-c4-trace"] = Table(
+    {"a": f"{ALL_DIR}/trace-c4-seed1-manyall-bins.csv",
+     "b": f"{ALL_DIR}/trace-c4-seed1-allsb0-bins.csv"},
+    ["bbr_a_fair", "flow's RTT ms"], [
+        ([label, rtt], {"src": src, "rtt_ms": rtt})
+        for src, label in (("a", "every many-flow option"),
+                           ("b", "every option but one, fair_slow_budget=0"))
+        for rtt in ("10.0", "20.0", "50.0", "100.0")], [
+        Col("bw Mbit/s", fn=lambda rows: f"{float(rows[0]['bw_mbps']):.1f}"),
+        Col("cwnd, packets", fn=lambda rows: f"{float(rows[0]['cwnd']):.0f}"),
+        Col("cwnd-limited share", fn=lambda rows: rows[0]["cwnd_limited_share"]),
+        Col("cwnd above bw x the path's RTT, packets (computed)", fn=queued_pkts)],
+    what="four RTT classes (10, 20, 50, 100 ms), 2 BDP, 100 Mbit/s, seed 1, tcp_bbr_a 0.16.3 "
+         "on UML 6.1.192: each flow's gain trace over the whole 60 s run (testbed/analyze.py "
+         "--trace-bins, one bin), the means of its PROBE_BW events: bw (the model's estimate) "
+         "and cwnd; what cwnd holds above bw x the path's RTT is what the flow keeps queued",
+    seed_notes=False, unit="flows")
