@@ -402,6 +402,8 @@ HR20_RUNS = ("0.15.0, the law at 20 ms (fair_hi_rtt_us=20000)", {
         ("more", "more"), ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"),
         ("m10", "m10-90s"), ("wide", "wide-60s"))}})
 
+HR20_LABEL = "0.15.1 (0.15.0's runs with its default)"
+
 # 0.16.3 with every many-flow option on the whole list a default must keep
 ALL_DIR = f"{WIDE}/m50-many/all-v0163"
 ALL_CUBIC = f"{ALL_DIR}/cubic/screen_runs.csv"
@@ -1689,7 +1691,7 @@ MANY_ROWS = (
         ("v0155", "many", MANY_LABEL), ("v0155", "manyr10", MANY_R10)]),
     ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL),
                                    ("s160", "many", MANY_LABEL_160),
-                                   ("sall", "manyall", "0.16.3, every many-flow option")]),
+                                   ("sall", "manyall", ALL_RUNS[0])]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -1730,9 +1732,9 @@ PM_SEEDS = (("many", "the three options"), ("many750", f"the three options, {PM7
                               "fair_compete_dips=3"))
 ALL_LABEL = ("0.16.3, every many-flow option (the three, fair_pkts_rate_us=10000, "
              "fair_probe_rtt_pm=750, fair_compete_dips=3)")
-MANY_VS_CUBIC = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+MANY_VS_CUBIC = (("h", "hr20", HR20_LABEL),
                  ("k", "many", MANY_LABEL), ("a", "manyall", ALL_LABEL))
-PM_OWN = (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+PM_OWN = (("h", "hr20", HR20_LABEL),
           ("o", "many", MANY_LABEL),
           ("q3", "many750", f"0.16.3, {PM_LABEL2}"),
           ("q3", "manyr10p750", "0.16.3, the same, allowance by rate at 10 ms "
@@ -1795,7 +1797,7 @@ MANY_BLOCKS = {
         {"h": HR20_RUNS[1]["own"][0], "o": MANY_SRC["o"]}, ["scenario", "bbr_a_fair"], [
             ([where, label], {"src": src, "config": cfg, "scenario": sc})
             for sc, where in PACE_SCEN
-            for src, cfg, label in (("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
+            for src, cfg, label in (("h", "hr20", HR20_LABEL),
                                     ("o", "many", MANY_LABEL))],
         own_kind_cols(), seed_notes=False),
     "many-cubic": cubic_pilot(
@@ -1844,6 +1846,8 @@ BLOCKS.update(release_tables("all", (HR20_RUNS, ALL_RUNS)))
 LESS_ONE = (("sync0", "fair_probe_rtt_sync=0"), ("pm250", "fair_probe_rtt_pm=250"),
             ("dips2", "fair_compete_dips=2"), ("r12", "fair_pkts_rate_us=12000"),
             ("min4", "fair_probe_rtt_min=4"), ("sb0", "fair_slow_budget=0"))
+BUT_SB0 = "every option but one, fair_slow_budget=0"
+BESIDE = (("h", "hr20", HR20_LABEL), ("a", "manyall", ALL_RUNS[0]))
 
 
 def longest_share(runs):
@@ -1865,16 +1869,13 @@ BLOCKS["all-less-one"] = Table(
         ([where, label], {"src": src, "config": cfg, "scenario": sc})
         for sc, where, runs in (
             ("c4-b2", "10, 20, 50, 100 ms, 2 BDP, 60 s", (
-                ("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                ("a", "manyall", "0.16.3, every many-flow option"),
-                *(("l", f"all{k}", f"0.16.3, every option but one, {opt}") for k, opt in LESS_ONE))),
+                *BESIDE, *(("l", f"all{k}", f"0.16.3, every option but one, {opt}")
+                           for k, opt in LESS_ONE))),
             ("c3-b2", "10, 30, 90 ms, 2 BDP, 60 s", (
-                ("h", "hr20", "0.15.1 (0.15.0's runs with its default)"),
-                ("a", "manyall", "0.16.3, every many-flow option"),
-                ("l", "allsb0", "0.16.3, every option but one, fair_slow_budget=0"))),
+                *BESIDE, ("l", "allsb0", f"0.16.3, {BUT_SB0}"))),
             ("m50-b2", "50 per class, together, 90 s from 30 s", (
-                ("p3", "manyr10p750d3", "0.16.3, every many-flow option"),
-                ("m", "allsb0", "0.16.3, every option but one, fair_slow_budget=0"))))
+                ("p3", "manyr10p750d3", ALL_RUNS[0]),
+                ("m", "allsb0", f"0.16.3, {BUT_SB0}"))))
         for src, cfg, label in runs], [
         *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
     what="where every many-flow option together lost Jain: each option set back to 0.16.3's "
@@ -1895,7 +1896,7 @@ BLOCKS["all-c4-trace"] = Table(
     ["bbr_a_fair", "flow's RTT ms"], [
         ([label, rtt], {"src": src, "rtt_ms": rtt})
         for src, label in (("a", "every many-flow option"),
-                           ("b", "every option but one, fair_slow_budget=0"))
+                           ("b", BUT_SB0))
         for rtt in ("10.0", "20.0", "50.0", "100.0")], [
         Col("bw Mbit/s", fn=lambda rows: f"{float(rows[0]['bw_mbps']):.1f}"),
         Col("cwnd, packets", fn=lambda rows: f"{float(rows[0]['cwnd']):.0f}"),
