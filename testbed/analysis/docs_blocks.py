@@ -1892,11 +1892,13 @@ def queued_pkts(rows):
 
 BLOCKS["all-c4-trace"] = Table(
     {"a": f"{ALL_DIR}/trace-c4-seed1-manyall-bins.csv",
-     "b": f"{ALL_DIR}/trace-c4-seed1-allsb0-bins.csv"},
+     "b": f"{ALL_DIR}/trace-c4-seed1-allsb0-bins.csv",
+     "c": f"{WIDE}/m50-many/avg1-v0163/trace-c4-seed1-allavg1-bins.csv"},
     ["bbr_a_fair", "flow's RTT ms"], [
         ([label, rtt], {"src": src, "rtt_ms": rtt})
         for src, label in (("a", "every many-flow option"),
-                           ("b", BUT_SB0))
+                           ("b", BUT_SB0),
+                           ("c", "every many-flow option, fair_cwnd_avg=1"))
         for rtt in ("10.0", "20.0", "50.0", "100.0")], [
         Col("bw Mbit/s", fn=lambda rows: f"{float(rows[0]['bw_mbps']):.1f}"),
         Col("cwnd, packets", fn=lambda rows: f"{float(rows[0]['cwnd']):.0f}"),
@@ -1907,3 +1909,33 @@ BLOCKS["all-c4-trace"] = Table(
          "--trace-bins, one bin), the means of its PROBE_BW events: bw (the model's estimate) "
          "and cwnd; what cwnd holds above bw x the path's RTT is what the flow keeps queued",
     seed_notes=False, unit="flows")
+
+# 0.16.3 with every many-flow option and the average-rate target for every flow
+AVG1_DIR = f"{WIDE}/m50-many/avg1-v0163"
+AVG1_CUBIC = f"{AVG1_DIR}/cubic/screen_runs.csv"
+AVG1_LABEL = "0.16.3, every many-flow option, the average-rate target (fair_cwnd_avg=1)"
+AVG1_RUNS = (AVG1_LABEL, {
+    **{k: (AVG1_CUBIC, "allavg1") for k in ("grid_shallow", "grid_deep", "more")},
+    **{k: (f"{AVG1_DIR}/{d}/screen_runs.csv", "allavg1") for k, d in (
+        ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
+        ("wide", "wide-60s"))}})
+BLOCKS.update(release_tables("avg1", (HR20_RUNS, ALL_RUNS, AVG1_RUNS)))
+
+BLOCKS["avg1-wide"] = Table(
+    {"h": HR20_RUNS[1]["wide"][0], "a": ALL_RUNS[1]["wide"][0], "v": AVG1_RUNS[1]["wide"][0],
+     "p3": f"{MANY}/p750-v0163/screen_runs.csv", "m": f"{AVG1_DIR}/m50/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where, runs in (
+            ("c4-b2", "10, 20, 50, 100 ms, 2 BDP, 60 s",
+             (*BESIDE, ("v", "allavg1", AVG1_LABEL))),
+            ("c3-b2", "10, 30, 90 ms, 2 BDP, 60 s", (*BESIDE, ("v", "allavg1", AVG1_LABEL))),
+            ("m50-b2", "50 per class, together, 90 s from 30 s", (
+                ("p3", "manyr10p750d3", ALL_RUNS[0]), ("m", "allavg1", AVG1_LABEL))))
+        for src, cfg, label in runs], [
+        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+    what="four and three RTT classes and fifty flows per class: every many-flow option with "
+         "the max filter's headroom for a fast flow (fair_cwnd_avg=2, 0.16.3's default) and "
+         "with the average-rate target for every flow (fair_cwnd_avg=1), 100 Mbit/s, mean +- "
+         "95 % CI half-width over the seeds",
+    seed_notes=False)
