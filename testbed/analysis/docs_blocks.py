@@ -404,14 +404,26 @@ HR20_RUNS = ("0.15.0, the law at 20 ms (fair_hi_rtt_us=20000)", {
 
 HR20_LABEL = "0.15.1 (0.15.0's runs with its default)"
 
-# 0.16.3 with every many-flow option on the whole list a default must keep
+
+def list_runs(label, top, cfg):
+    """A set's runs of the whole list laid out as all-v0163's under top (V0130_RUNS's
+    shape): the CUBIC grid, crossed RTTs and one against four in one screen, cubic/."""
+    return (label, {
+        **{k: (f"{top}/cubic/screen_runs.csv", cfg)
+           for k in ("grid_shallow", "grid_deep", "more")},
+        **{k: (f"{top}/{d}/screen_runs.csv", cfg) for k, d in (
+            ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
+            ("wide", "wide-60s"))}})
+
+
+# 0.16.3 with every many-flow option on the whole list a default must keep; and with the
+# average-rate target for every flow as well
 ALL_DIR = f"{WIDE}/m50-many/all-v0163"
 ALL_CUBIC = f"{ALL_DIR}/cubic/screen_runs.csv"
-ALL_RUNS = ("0.16.3, every many-flow option", {
-    **{k: (ALL_CUBIC, "manyall") for k in ("grid_shallow", "grid_deep", "more")},
-    **{k: (f"{ALL_DIR}/{d}/screen_runs.csv", "manyall") for k, d in (
-        ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
-        ("wide", "wide-60s"))}})
+ALL_RUNS = list_runs("0.16.3, every many-flow option", ALL_DIR, "manyall")
+AVG1_DIR = f"{WIDE}/m50-many/avg1-v0163"
+AVG1_LABEL = "0.16.3, every many-flow option, the average-rate target (fair_cwnd_avg=1)"
+AVG1_RUNS = list_runs(AVG1_LABEL, AVG1_DIR, "allavg1")
 
 
 def release_tables(prefix, releases, extra=()):
@@ -1893,7 +1905,7 @@ def queued_pkts(rows):
 BLOCKS["all-c4-trace"] = Table(
     {"a": f"{ALL_DIR}/trace-c4-seed1-manyall-bins.csv",
      "b": f"{ALL_DIR}/trace-c4-seed1-allsb0-bins.csv",
-     "c": f"{WIDE}/m50-many/avg1-v0163/trace-c4-seed1-allavg1-bins.csv"},
+     "c": f"{AVG1_DIR}/trace-c4-seed1-allavg1-bins.csv"},
     ["bbr_a_fair", "flow's RTT ms"], [
         ([label, rtt], {"src": src, "rtt_ms": rtt})
         for src, label in (("a", "every many-flow option"),
@@ -1910,15 +1922,6 @@ BLOCKS["all-c4-trace"] = Table(
          "and cwnd; what cwnd holds above bw x the path's RTT is what the flow keeps queued",
     seed_notes=False, unit="flows")
 
-# 0.16.3 with every many-flow option and the average-rate target for every flow
-AVG1_DIR = f"{WIDE}/m50-many/avg1-v0163"
-AVG1_CUBIC = f"{AVG1_DIR}/cubic/screen_runs.csv"
-AVG1_LABEL = "0.16.3, every many-flow option, the average-rate target (fair_cwnd_avg=1)"
-AVG1_RUNS = (AVG1_LABEL, {
-    **{k: (AVG1_CUBIC, "allavg1") for k in ("grid_shallow", "grid_deep", "more")},
-    **{k: (f"{AVG1_DIR}/{d}/screen_runs.csv", "allavg1") for k, d in (
-        ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
-        ("wide", "wide-60s"))}})
 BLOCKS.update(release_tables("avg1", (HR20_RUNS, ALL_RUNS, AVG1_RUNS)))
 
 BLOCKS["avg1-wide"] = Table(
