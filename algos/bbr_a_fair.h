@@ -15,14 +15,14 @@
  *    at the same x (Vegas' equilibrium). For many flows of its own kind:
  *    a slow flow (one whose bw sends fewer than fair_cwnd_pkts packets in
  *    fair_pkts_rate_us, as one of many does) queues the geometric mean of
- *    the two instead, and its average delivery rate sizes the target in
- *    part (fair_cwnd_avg=2), since the max filter's excess over the rate
- *    times min_rtt adds up over many flows; a flow that fills its
- *    allowance in that time (one of two on a 100 Mbit/s link) is
- *    unchanged. Options, off by default: bw may be the average rate
- *    whatever the flow's rate (fair_cwnd_avg=1), and the packet term may
- *    shrink as the shared queue grows (fair_pkts_scale); against CUBIC in
- *    shallow buffers these two cost bbr_a_fair its share;
+ *    the two instead. The target sizes by the flow's average delivery
+ *    rate, not the max filter (fair_cwnd_avg=1): the filter's excess over
+ *    the rate times min_rtt adds up over many flows, and a flow that kept
+ *    it only above a rate (fair_cwnd_avg=2) queued more the longer its
+ *    RTT, which held the longest of several RTT classes above that rate.
+ *    An option, off by default: the packet term may shrink as the shared
+ *    queue grows (fair_pkts_scale), which against CUBIC in shallow
+ *    buffers costs bbr_a_fair its share;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -75,15 +75,18 @@
  *    over two srtts old cuts the bound again (fair_compete_recut): TCP
  *    starts no new recovery while losses go on.
  *
- * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, a quarter)
- * rather than 4 packets: the dip still drains the flow's own queue, and
- * the link is not left nearly idle while it lasts.
+ * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
+ * quarters) rather than 4 packets: the dip still drains the flow's own
+ * queue, and the link is not left nearly idle while it lasts.
  *
- * For a host with many slow flows, three options (off by default): the
- * min_rtt filter expires on a grid common to the host, so that its flows
- * dip at once (fair_probe_rtt_sync); a slow flow's cwnd budgets shrink with
- * its rate (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
+ * For a host with many slow flows: the min_rtt filter expires on a grid
+ * common to the host, so that its flows dip at once (fair_probe_rtt_sync);
+ * a slow flow's cwnd budgets and PROBE_RTT share shrink with its rate
+ * (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
  * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
+ * A competitor is assumed only after three dips in a row left a queue
+ * (fair_compete_dips): while the start of a hundred flows settles, their
+ * first two dips can both leave one.
  *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
@@ -92,13 +95,13 @@ BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
 BBR_PARAM(fair_probe_hold, 0, 0, 1,
 	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_PARAM(fair_probe_rtt_pm, 250, 0, 900,
+BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
-BBR_PARAM(fair_probe_rtt_min, 4, 2, 4,
+BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
-BBR_PARAM(fair_probe_rtt_sync, 0, 0, 1,
+BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
 	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the host's flows dip together; 0 10 s after min_rtt was taken, as BBRv1");
-BBR_PARAM(fair_slow_budget, 0, 0, 1,
+BBR_PARAM(fair_slow_budget, 1, 0, 1,
 	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
 	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
@@ -107,14 +110,14 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 2, 0, 2,
+BBR_PARAM(fair_cwnd_avg, 1, 0, 2,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1)");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
 BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
 	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
-BBR_PARAM(fair_pkts_rate_us, 12000, 0, 1000000,
+BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
 	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
 /* bbr_a_fair's probe gains (fair_gains) */
@@ -152,7 +155,7 @@ BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
-BBR_PARAM(fair_compete_dips, 2, 1, 3,
+BBR_PARAM(fair_compete_dips, 3, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
 BBR_PARAM(fair_compete_drop, 0, 0, 1,
 	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");

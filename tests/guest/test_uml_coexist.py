@@ -57,9 +57,14 @@ def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
 
-# 0.6.0's defaults and 0.8.0's cut while competing, said explicitly so that the tests keep
-# testing the rules if they change
-COEX = ("--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000",
+# 0.16.3's PROBE_RTT and slow-flow defaults (0.17.0 changed them), apart from the grid
+PRE017 = ("--module-param", "fair_probe_rtt_pm=250", "--module-param", "fair_probe_rtt_min=4",
+          "--module-param", "fair_slow_budget=0", "--module-param", "fair_pkts_rate_us=12000",
+          "--module-param", "fair_cwnd_avg=2")
+# 0.6.0's defaults and 0.8.0's cut while competing, dips at each flow's own time (0.16.3's
+# default), said explicitly so that the tests keep testing the rules if they change
+COEX = (*PRE017, "--module-param", "fair_probe_rtt_sync=0",
+        "--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000",
         "--module-param", "fair_compete_beta_pm=300", "--module-param", "fair_compete_dips=1")
 
 
@@ -219,7 +224,7 @@ def test_dips_on_the_grid_fall_together_where_a_cubic_queue_keeps_them_apart(
     out = tmp_path / f"sync{sync}"
     run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20", "--flows-per-rtt", "2,1",
                 "--starts", "0,0,4", "--buffer-bdp", "20", "--duration", "36",
-                "--sample-ms", "0", "--seed", "1",
+                "--sample-ms", "0", "--seed", "1", *PRE017, "--module-param", "fair_compete_dips=2",
                 "--module-param", f"fair_probe_rtt_sync={sync}")
     flows = host_events(out / "bbr_a_fair+cubic" / "run1")
     assert len(flows) == 2, sorted(flows)
