@@ -552,13 +552,13 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.15.0
-    with fair_hi_rtt_us=20000 (0.15.1's defaults, the same runs) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.16.3
+    with allavg1 (0.17.0's defaults, the same code path) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "p", "config": "hr20", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "p", "config": "allavg1", "scenario": s}))
     return rows
 
 
@@ -623,18 +623,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": HR20_RUNS[1]["own"][0]},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": AVG1_RUNS[1]["own"][0]},
                                           where_rows()),
-    "readme-coexistence": Table({"h": HR20_RUNS[1]["grid_shallow"][0], **GRID200},
+    "readme-coexistence": Table({"h": AVG1_RUNS[1]["grid_shallow"][0], **GRID200},
                                 ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="hr20"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="hr20"),
-            Col("Jain", "jain", config="hr20"),
-            Col("worst Jain", "jain", extreme="min", config="hr20"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="hr20"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="hr20"),
+            Col("runs", "runs", config="allavg1"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="allavg1"),
+            Col("Jain", "jain", config="allavg1"),
+            Col("worst Jain", "jain", extreme="min", config="allavg1"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="allavg1"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="allavg1"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
@@ -1677,7 +1677,8 @@ MANY_SRC = {v: f"{MANY}/{v}/screen_runs.csv" for v in ("v0152", "v0153", "v0154"
 MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/screen_runs.csv",
                  "k": f"{MANY}/cubic/screen_runs.csv",
                  "s160": f"{MANY}/stagger-v0160/screen_runs.csv",
-                 "sall": f"{MANY}/all-v0163/stagger/screen_runs.csv"})
+                 "sall": f"{MANY}/all-v0163/stagger/screen_runs.csv",
+                 "savg": f"{AVG1_DIR}/stagger/screen_runs.csv"})
 MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
 MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
 MANY_LABEL_160 = "0.16.0 (dips measured against a path RTT no retransmission set), the three options"
@@ -1703,7 +1704,8 @@ MANY_ROWS = (
         ("v0155", "many", MANY_LABEL), ("v0155", "manyr10", MANY_R10)]),
     ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL),
                                    ("s160", "many", MANY_LABEL_160),
-                                   ("sall", "manyall", ALL_RUNS[0])]),
+                                   ("sall", "manyall", ALL_RUNS[0]),
+                                   ("savg", "allavg1", AVG1_LABEL)]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -1905,20 +1907,23 @@ def queued_pkts(rows):
 BLOCKS["all-c4-trace"] = Table(
     {"a": f"{ALL_DIR}/trace-c4-seed1-manyall-bins.csv",
      "b": f"{ALL_DIR}/trace-c4-seed1-allsb0-bins.csv",
-     "c": f"{AVG1_DIR}/trace-c4-seed1-allavg1-bins.csv"},
+     "c": f"{AVG1_DIR}/trace-c4-seed1-allavg1-bins.csv",
+     "q": f"{AVG1_DIR}/qemu612/trace-c4-seed1-allavg1-bins.csv"},
     ["bbr_a_fair", "flow's RTT ms"], [
         ([label, rtt], {"src": src, "rtt_ms": rtt})
         for src, label in (("a", "every many-flow option"),
                            ("b", BUT_SB0),
-                           ("c", "every many-flow option, fair_cwnd_avg=1"))
+                           ("c", "every many-flow option, fair_cwnd_avg=1"),
+                           ("q", "every many-flow option, fair_cwnd_avg=1, on Debian's 6.12 "
+                                 "under QEMU"))
         for rtt in ("10.0", "20.0", "50.0", "100.0")], [
         Col("bw Mbit/s", fn=lambda rows: f"{float(rows[0]['bw_mbps']):.1f}"),
         Col("cwnd, packets", fn=lambda rows: f"{float(rows[0]['cwnd']):.0f}"),
         Col("cwnd-limited share", fn=lambda rows: rows[0]["cwnd_limited_share"]),
         Col("cwnd above bw x the path's RTT, packets (computed)", fn=queued_pkts)],
     what="four RTT classes (10, 20, 50, 100 ms), 2 BDP, 100 Mbit/s, seed 1, tcp_bbr_a 0.16.3 "
-         "on UML 6.1.192: each flow's gain trace over the whole 60 s run (testbed/analyze.py "
-         "--trace-bins, one bin), the means of its PROBE_BW events: bw (the model's estimate) "
+         "on UML 6.1.192 (the last rows: on Debian's 6.12.117 under QEMU): each flow's gain "
+         "trace over the whole 60 s run (testbed/analyze.py --trace-bins, one bin), the means of its PROBE_BW events: bw (the model's estimate) "
          "and cwnd; what cwnd holds above bw x the path's RTT is what the flow keeps queued",
     seed_notes=False, unit="flows")
 
@@ -1942,3 +1947,179 @@ BLOCKS["avg1-wide"] = Table(
          "with the average-rate target for every flow (fair_cwnd_avg=1), 100 Mbit/s, mean +- "
          "95 % CI half-width over the seeds",
     seed_notes=False)
+
+# allavg1's weak points against CUBIC on five more seeds, beside the set without the
+# average-rate target and the defaults; fifty flows per class started over 10 s; and two
+# points on Debian's 6.12 under QEMU
+AVG1_MORE = {"g1": HR20_RUNS[1]["grid_deep"][0], "m1": HR20_RUNS[1]["more"][0],
+             "a1": ALL_CUBIC, "v1": AVG1_RUNS[1]["grid_deep"][0],
+             "s6": f"{AVG1_DIR}/cubic610/screen_runs.csv", **GRID200, **MORE200}
+AVG1_SEED_SETS = (("h", "hr20", "v0163", "0.15.1 (seeds 1..5), 0.16.3 (6..10): the defaults"),
+                  ("a", "manyall", "manyall", ALL_RUNS[0]),
+                  ("v", "allavg1", "allavg1", AVG1_LABEL))
+
+
+def harm_by_point(runs):
+    """harm_against at either screen of references: grid-200s's for the same-RTT points,
+    more-200s's for the crossed ones."""
+    path = MORE200["m"] if runs[0]["scenario"][0] in "xyf" else GRID200["g"]
+    return harm_against(path, "incumbent_mbps")(runs)
+
+
+def bar_by_point(runs):
+    """bar_against at the screen harm_by_point uses."""
+    return bar_against(MORE200["m"] if runs[0]["scenario"][0] in "xyf" else GRID200["g"])(runs)
+
+
+def pooled_jain(first):
+    """A cell function for a row of seeds 6..10: Jain's mean +- 95 % CI half-width over
+    these runs and the set's seeds 1..5 at the same point, first {config: (path, config)}
+    (the screen and configuration of the set's first five seeds)."""
+    def cell(runs):
+        if not runs or runs[0]["seed"] not in map(str, range(6, 11)):
+            return "-"
+        path, cfg = first[runs[0]["config"]]
+        sc = runs[0]["scenario"]
+        if sc[0] == "y" and cfg == "hr20":
+            path = HR20_RUNS[1]["more"][0]
+        more = [r for r in load_runs(os.path.join(REPO, path))
+                if r["config"] == cfg and r["scenario"] == sc and not r["problems"]]
+        m, h = mean_ci95([float(r["jain"]) for r in runs + more])
+        return f"{m:.3f} +- {h:.3f} ({len(runs) + len(more)} runs)"
+    return cell
+
+
+BLOCKS["avg1-seeds"] = Table(
+    AVG1_MORE, ["point", "bbr_a_fair", "seeds"], [
+        ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for key, cfg5, cfg10, label in AVG1_SEED_SETS
+        for src, cfg, seeds in (
+            ({"h": "m1" if sc[0] == "y" else "g1", "a": "a1", "v": "v1"}[key], cfg5, "1..5"),
+            ("s6", cfg10, "6..10"))], [
+        *share_cols(), Col("Jain, seeds 1..10", fn=pooled_jain({
+            "v0163": (HR20_RUNS[1]["grid_deep"][0], "hr20"), "manyall": (ALL_CUBIC, "manyall"),
+            "allavg1": (AVG1_RUNS[1]["grid_deep"][0], "allavg1")})),
+        Col("harm to cubic (computed)", fn=harm_by_point),
+        Col("bar: cubic's self-harm + 0.1", fn=bar_by_point)],
+    what="one bbr_a_fair flow against one cubic flow, 100 Mbit/s, 200 s measured from 60 s, "
+         "mean +- 95 % CI half-width over each set of five seeds (and over both sets, the "
+         "defaults' 0.15.1 and 0.16.3 runs together); harm: (x_solo - x_with) / "
+         "x_solo of cubic's throughput (Ware et al.), computed against the mean of "
+         "grid-200s's (same RTT) or more-200s's (crossed RTTs) cubic-alone runs at the point; "
+         "bar: that screen's cubic-against-cubic self-harm there, + 0.1",
+    seed_notes=False)
+
+
+def only_at(scenario, fn):
+    """A cell function: fn's text of the runs at scenario, "-" at any other."""
+    return lambda runs: fn(runs) if runs and runs[0]["scenario"] == scenario else "-"
+
+
+AVG1_QEMU = f"{AVG1_DIR}/qemu612/screen_runs.csv"
+BLOCKS["avg1-qemu612"] = Table(
+    {"q": AVG1_QEMU, "v": AVG1_RUNS[1]["grid_deep"][0], "w": AVG1_RUNS[1]["wide"][0]},
+    ["point", "backend"], [
+        ([where, backend], {"src": src, "config": "allavg1", "scenario": sc})
+        for sc, where, uml in (("d20", "against one cubic flow, 50 ms, 20 BDP, 200 s from 60 s",
+                                "v"),
+                               ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"))
+        for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1),
+        Col("bbr_a_fair's share % (against cubic)", fn=only_at(
+            "d20", lambda runs: _mean_text([100 * float(r["shares"][0])
+                                            for r in runs]))),
+        Col("the longest RTT class's share %", fn=only_at("c4-b2", longest_share))],
+    what=f"{AVG1_LABEL}, on Debian's 6.12.117 kernel binary under QEMU (TCG, virtual time, "
+         "one vCPU) beside UML's runs of the same configuration, mean +- 95 % CI half-width "
+         "over the seeds (QEMU: seeds 1 and 2); the queue delay is the bottleneck's, from tc "
+         "samples where the run took them",
+    seed_notes=False)
+
+# 0.17.0's defaults against 0.16.3 with allavg1, seed 1; and what happens at the two 50 ms
+# points over time: each run's share in 20 s windows, and when its competitor flag was set
+BLOCKS["v0170-identity"] = Table(
+    {"i": f"{AVG1_DIR}/identity/screen_runs.csv", "w": AVG1_RUNS[1]["wide"][0],
+     "v": AVG1_RUNS[1]["grid_deep"][0]},
+    ["point", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc, "seed": "1"})
+        for sc, where, uml in (("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
+                               ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
+        for src, cfg, label in (("i", "v0170", "0.17.0, its defaults"),
+                                (uml, "allavg1", AVG1_LABEL))], [
+        Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
+        Col("queue delay ms", "qdelay_mean_ms", 3, ci=False)],
+    what="seed 1 of each, UML 6.1.192 in time travel; one run each, to six digits",
+    seed_notes=False)
+
+V0170_WINDOWS = f"{AVG1_DIR}/cubic610/windows.csv"
+V0170_DIPS = f"{AVG1_DIR}/cubic610/dips-cubic610.csv"
+V0170_SETS = (("v0163", "0.16.3's defaults"), ("manyall", "every many-flow option"),
+              ("allavg1", "every many-flow option, fair_cwnd_avg=1 (0.17.0's defaults)"))
+BLOCKS["v0170-windows"] = Table(
+    {"w": V0170_WINDOWS}, ["point", "bbr_a_fair", "seed"], [
+        ([where, label, str(seed)],
+         {"src": "w", "config": cfg, "scenario": sc, "seed": str(seed), "part": "1"})
+        for sc, where in (("d20", "50 ms, 20 BDP"),)
+        for cfg, label in V0170_SETS for seed in range(6, 11)], [
+        Col(f"{t0:g}..{t0 + 20:g} s", "share", 2, ci=False, t0_s=f"{float(t0)}")
+        for t0 in (20, 40, 60, 100, 140, 180)],
+    what="bbr_a_fair's share of the two flows' throughput in 20 s windows of each 200 s run "
+         "(testbed/analyze.py --share-windows; the measured interval starts at 60 s), one "
+         "run per row",
+    seed_notes=False, unit="windows")
+
+
+def first_flag_s(dips):
+    """When the first PROBE_RTT after which a competitor was flagged began, s, per run:
+    the runs' median and range (none: how many runs never flagged one)."""
+    first = {}
+    for d in dips:
+        if d["compete_after"] == "1":
+            key = d.get("seed")
+            first[key] = min(first.get(key, 1e9), float(d["start_s"]))
+    never = len({d.get("seed") for d in dips}) - len(first)
+    if not first:
+        return f"never ({never} runs)"
+    xs = sorted(first.values())
+    text = f"{xs[len(xs) // 2]:.0f} ({xs[0]:.0f} .. {xs[-1]:.0f})"
+    return text + (f", never in {never} runs" if never else "")
+
+
+BLOCKS["v0170-flags"] = Table(
+    {"d": V0170_DIPS}, ["point", "bbr_a_fair"], [
+        ([where, label], {"src": "d", "config": cfg, "scenario": sc})
+        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for cfg, label in V0170_SETS], [
+        Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
+        Col("PROBE_RTTs", fn=dip_count()),
+        Col("after which a competitor was flagged", fn=dip_count(
+            lambda d: d["compete_after"] == "1")),
+        Col("first flagged at, s: median (range)", fn=first_flag_s)],
+    what="each PROBE_RTT of bbr_a_fair's in seeds 6..10 of avg1-seeds' runs "
+         "(testbed/analyze.py --trace-dips of the screen), 200 s runs",
+    seed_notes=False, unit="PROBE_RTTs")
+
+
+def bin_value(key, digits=1):
+    """A cell function of a trace-bins file's row (analyze.py --trace-bins): its key."""
+    return lambda rows: f"{float(rows[0][key]):.{digits}f}" if rows else "-"
+
+
+BLOCKS["v0170-d20-bound"] = Table(
+    {f"s{seed}": f"{AVG1_DIR}/cubic610/trace-d20-seed{seed}-allavg1-bins.csv" for seed in (6, 7)},
+    ["window, s"], [
+        ([f"{t0}..{t0 + 20}"], {"src": "s6", "t_s": f"{float(t0)}"})
+        for t0 in range(20, 200, 20)], [
+        Col(f"seed {seed}: {what}", fn=bin_value(key, digits), src=f"s{seed}")
+        for seed in (6, 7) for what, key, digits in (("bw Mbit/s", "bw_mbps", 1),
+                                                     ("bound Mbit/s", "bw_hi_mbps", 1),
+                                                     ("flagged share", "compete_share", 2))],
+    what="allavg1 (0.17.0's defaults) against one cubic flow, 50 ms, 20 BDP, seeds 6 (Jain "
+         "under 0.9) and 7: the means of bbr_a_fair's gain-trace events (PROBE_BW's and "
+         "PROBE_RTT's) in each 20 s bin (testbed/analyze.py --trace-bins --bin-s 20): the "
+         "model's bw and the loss-learned bound, and the share of events with a competitor "
+         "flagged",
+    seed_notes=False, unit="bins")
