@@ -110,8 +110,8 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 1, 0, 2,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1)");
+BBR_PARAM(fair_cwnd_avg, 1, 0, 3,
+	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1), 3 as 1 but by the max filter while its last PROBE_RTTs left a queue and no competitor is flagged yet");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
 	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
@@ -817,10 +817,14 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * (with fair_pkts_scale, fewer once the shared queue is longer than
  * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow).
  * With fair_cwnd_avg, no competitor flagged and a last loss round that was
- * not lossy, bw is at most the recent average delivery rate: the max
- * filter's excess over a flow's share, times its min_rtt, would queue more
- * packets for a long-RTT flow than for a short one (value 2: only as far
- * as the flow is slow, bbr_a_short_slow). A flow that loses at random
+ * not lossy (bbr_a_avg_target), bw is at most the recent average delivery
+ * rate: the max filter's excess over a flow's share, times its min_rtt,
+ * would queue more packets for a long-RTT flow than for a short one (value
+ * 2: only as far as the flow is slow, bbr_a_short_slow). Value 3 keeps the
+ * max filter while the last PROBE_RTTs left a queue the competitor test
+ * has yet to explain: against a buffer-filling flow the average, held down
+ * by its queue, would shrink the flow's share until the flag is set, and
+ * the loss-based laws then keep the split it had. A flow that loses at random
  * delivers less in each recovery, the longer its RTT the longer, and its
  * average then understates its share.
  * Other states, and both allowances 0, keep BBRv1's gain x BDP.
@@ -863,7 +867,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 			bw = model;
 		}
 	}
-	if (p->cwnd_avg && !f->compete && !f->lossy) {
+	if (bbr_a_avg_target(p->cwnd_avg, f->compete, f->lossy, f->dips)) {
 		u32 d = f->bw_short;
 
 		/* value 2: a fast flow keeps the max filter's headroom */

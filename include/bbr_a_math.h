@@ -477,6 +477,20 @@ static inline u32 bbr_a_short_slow(u32 d, u64 own, u32 pkts, u32 shift)
 	return (u32)bbr_a_div_u64((full - own) * d >> shift, pkts);
 }
 
+/*
+ * Whether fair_cwnd_avg (value avg) sizes the PROBE_BW cwnd target by the
+ * average delivery rate: never while a competitor is flagged (compete) or
+ * after a lossy loss round (lossy); with 3, also not while the flow's last
+ * PROBE_RTTs left a queue that no flag has explained yet (queued_dips of
+ * them in a row), so that the flow keeps the max filter while the
+ * competitor test is still deciding.
+ */
+static inline bool bbr_a_avg_target(u32 avg, bool compete, bool lossy,
+				    u32 queued_dips)
+{
+	return avg && !compete && !lossy && !(avg == 3 && queued_dips);
+}
+
 /* bw less the shortfall d (bbr_a_short_next). */
 static inline u32 bbr_a_short_bw(u32 bw, u32 d)
 {

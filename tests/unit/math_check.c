@@ -13,6 +13,8 @@
  *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
  *   bdpshare        then lines "BW RTT_US PM SHIFT LO"; prints the share
  *                   of the BDP PROBE_RTT holds
+ *   avgtarget       then lines "AVG COMPETE LOSSY DIPS"; prints 1 where
+ *                   bbr_a_avg_target sizes the target by the average
  *   shortslow       then lines "D OWN PKTS SHIFT"; prints the shortfall
  *                   a slow flow takes
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
@@ -202,6 +204,15 @@ int main(int argc, char **argv)
 			       bbr_a_bdp_share(bw, rtt, pm, shift, lo));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "avgtarget")) {
+		uint32_t avg, compete, lossy, dips;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &avg, &compete, &lossy, &dips) == 4)
+			printf("%d\n", bbr_a_avg_target(avg, compete, lossy, dips));
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "shortslow")) {
 		uint64_t own;
 		uint32_t d, pkts, shift;
@@ -339,6 +350,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | cubic | reno | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | avgtarget | cubic | reno | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
 	return 2;
 }

@@ -249,6 +249,18 @@ def test_probe_rtt_holds_its_share_of_the_bdp(build):
     assert got[1] == "4" and got[2] == str(2**32 - 1)
 
 
+def test_the_average_target_waits_for_the_dips_only_with_value_3(build):
+    """fair_cwnd_avg: 0 never sizes by the average; 1 and 2 unless a competitor is flagged
+    or the last loss round was lossy; 3 also not while PROBE_RTTs in a row left a queue
+    (and 3 with no such dip is 1)."""
+    cases = [(a, c, l, d) for a in range(4) for c in (0, 1) for l in (0, 1) for d in range(4)]
+    got = run(build(), "avgtarget", stdin="".join(f"{a} {c} {l} {d}\n" for a, c, l, d in cases))
+    want = [str(int(a > 0 and not c and not l and not (a == 3 and d > 0))) for a, c, l, d in cases]
+    assert got == want
+    by = dict(zip(cases, got))
+    assert by[(1, 0, 0, 2)] == "1" and by[(3, 0, 0, 2)] == "0" and by[(3, 0, 0, 0)] == "1"
+
+
 def test_a_slow_flow_takes_the_shortfall_in_proportion(build):
     shift = 24
     cases = [(1000, 0, 32), (1000, 32 << shift, 32), (1000, 40 << shift, 32), (1000, 8 << shift, 32),
