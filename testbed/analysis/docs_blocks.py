@@ -2123,3 +2123,58 @@ BLOCKS["v0170-d20-bound"] = Table(
          "model's bw and the loss-learned bound, and the share of events with a competitor "
          "flagged",
     seed_notes=False, unit="bins")
+
+# 0.17.1's fair_cwnd_avg=3 (the average target waits for the dips), an option: the two 50 ms
+# points against cubic on ten seeds, the share before and after the flag, and its own kind
+AVG3_DIR = f"{WIDE}/m50-many/avg3-v0171"
+AVG3_LABEL = "0.17.1, its defaults with fair_cwnd_avg=3"
+V0170_LABEL = "0.17.0's defaults (0.16.3's allavg1 runs)"
+BLOCKS["v0171-cubic"] = Table(
+    {**AVG1_MORE, "a3": f"{AVG3_DIR}/cubic/screen_runs.csv"},
+    ["point", "bbr_a_fair", "seeds"], [
+        ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for src, cfg, label, seeds in (
+            ("v1", "allavg1", V0170_LABEL, "1..5"), ("s6", "allavg1", V0170_LABEL, "6..10"),
+            ("a3", "avg3", AVG3_LABEL, "1..10"))], [
+        *share_cols(), Col("harm to cubic (computed)", fn=harm_by_point),
+        Col("bar: cubic's self-harm + 0.1", fn=bar_by_point)],
+    what="one bbr_a_fair flow against one cubic flow, 100 Mbit/s, 200 s measured from 60 s, "
+         "mean +- 95 % CI half-width over the row's seeds; harm: (x_solo - x_with) / x_solo "
+         "of cubic's throughput (Ware et al.), computed against the mean of grid-200s's "
+         "(same RTT) or more-200s's (crossed RTTs) cubic-alone runs at the point; bar: that "
+         "screen's cubic-against-cubic self-harm there, + 0.1",
+    seed_notes=False)
+
+BLOCKS["v0171-windows"] = Table(
+    {"w": V0170_WINDOWS, "w3": f"{AVG3_DIR}/cubic/windows.csv"},
+    ["point", "bbr_a_fair", "seeds"], [
+        ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc, "part": "1"})
+        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for src, cfg, label, seeds in (
+            ("w", "v0163", "0.16.3's defaults", "6..10"),
+            ("w", "manyall", "every many-flow option", "6..10"),
+            ("w", "allavg1", V0170_LABEL, "6..10"), ("w3", "avg3", AVG3_LABEL, "1..10"))], [
+        Col(f"{t0:g}..{t0 + 20:g} s", "share", 2, t0_s=f"{float(t0)}")
+        for t0 in (20, 40, 60, 100, 140, 180)],
+    what="bbr_a_fair's share of the two flows' throughput in 20 s windows of each 200 s run "
+         "(testbed/analyze.py --share-windows; the measured interval starts at 60 s), mean "
+         "+- 95 % CI half-width over the row's seeds",
+    seed_notes=False, unit="windows")
+
+BLOCKS["v0171-own"] = Table(
+    {"w": AVG1_RUNS[1]["wide"][0], "m": f"{AVG1_DIR}/m50/screen_runs.csv",
+     "w3": f"{AVG3_DIR}/wide/screen_runs.csv", "m3": f"{AVG3_DIR}/m50/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where, runs in (
+            *((sc, where, (("w", "allavg1", V0170_LABEL), ("w3", "avg3", AVG3_LABEL)))
+              for sc, where in (("c4-b2", "10, 20, 50, 100 ms, 2 BDP, 60 s"),
+                                ("c3-b2", "10, 30, 90 ms, 2 BDP, 60 s"),
+                                ("x30-b1", "5 vs 150 ms, 1 BDP, 60 s"))),
+            ("m50-b2", "50 per class, together, 90 s from 30 s",
+             (("m", "allavg1", V0170_LABEL), ("m3", "avg3", AVG3_LABEL))))
+        for src, cfg, label in runs], [
+        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+    what="against its own kind, 100 Mbit/s, mean +- 95 % CI half-width over the seeds",
+    seed_notes=False)
