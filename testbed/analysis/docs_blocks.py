@@ -1923,7 +1923,8 @@ BLOCKS["all-c4-trace"] = Table(
         Col("cwnd above bw x the path's RTT, packets (computed)", fn=queued_pkts)],
     what="four RTT classes (10, 20, 50, 100 ms), 2 BDP, 100 Mbit/s, seed 1, tcp_bbr_a 0.16.3 "
          "on UML 6.1.192 (the last rows: on Debian's 6.12.117 under QEMU): each flow's gain "
-         "trace over the whole 60 s run (testbed/analyze.py --trace-bins, one bin), the means of its PROBE_BW events: bw (the model's estimate) "
+         "trace over the whole 60 s run (testbed/analyze.py --trace-bins, one bin), the means "
+         "of its PROBE_BW events: bw (the model's estimate) "
          "and cwnd; what cwnd holds above bw x the path's RTT is what the flow keeps queued",
     seed_notes=False, unit="flows")
 
@@ -1957,31 +1958,57 @@ AVG1_MORE = {"g1": HR20_RUNS[1]["grid_deep"][0], "m1": HR20_RUNS[1]["more"][0],
 AVG1_SEED_SETS = (("h", "hr20", "v0163", "0.15.1 (seeds 1..5), 0.16.3 (6..10): the defaults"),
                   ("a", "manyall", "manyall", ALL_RUNS[0]),
                   ("v", "allavg1", "allavg1", AVG1_LABEL))
+# the two 50 ms points where allavg1 keeps least against cubic
+WEAK_POINTS = (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+
+
+def point_kind(scenario):
+    """Where a set's runs of a point against cubic are (list_runs' keys): the crossed RTTs
+    and one against four (x, y, f) with the more-200s points, the rest with the grid."""
+    return "more" if scenario[0] in "xyf" else "grid_deep"
+
+
+def ref_screen(scenario):
+    """The screen of cubic's references at a point: more-200s or grid-200s."""
+    return MORE200["m"] if point_kind(scenario) == "more" else GRID200["g"]
 
 
 def harm_by_point(runs):
-    """harm_against at either screen of references: grid-200s's for the same-RTT points,
-    more-200s's for the crossed ones."""
-    path = MORE200["m"] if runs[0]["scenario"][0] in "xyf" else GRID200["g"]
-    return harm_against(path, "incumbent_mbps")(runs)
+    """harm_against at the point's screen of references (ref_screen)."""
+    return harm_against(ref_screen(runs[0]["scenario"]), "incumbent_mbps")(runs)
 
 
 def bar_by_point(runs):
-    """bar_against at the screen harm_by_point uses."""
-    return bar_against(MORE200["m"] if runs[0]["scenario"][0] in "xyf" else GRID200["g"])(runs)
+    """bar_against at the point's screen of references (ref_screen)."""
+    return bar_against(ref_screen(runs[0]["scenario"]))(runs)
+
+
+def cubic_point_cols(*extra):
+    """The columns of a table of points against one cubic flow: share_cols, extra, harm
+    and its bar at the point's references."""
+    return [*share_cols(), *extra, Col("harm to cubic (computed)", fn=harm_by_point),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_by_point)]
+
+
+def cubic_point_what(over):
+    """What a table of cubic_point_cols says, its means over the seeds over says."""
+    return ("one bbr_a_fair flow against one cubic flow, 100 Mbit/s, 200 s measured from 60 s, "
+            f"mean +- 95 % CI half-width over {over}; harm: (x_solo - x_with) / x_solo of "
+            "cubic's throughput (Ware et al.), computed against the mean of grid-200s's (same "
+            "RTT) or more-200s's (crossed RTTs) cubic-alone runs at the point; bar: that "
+            "screen's cubic-against-cubic self-harm there, + 0.1")
 
 
 def pooled_jain(first):
     """A cell function for a row of seeds 6..10: Jain's mean +- 95 % CI half-width over
-    these runs and the set's seeds 1..5 at the same point, first {config: (path, config)}
-    (the screen and configuration of the set's first five seeds)."""
+    these runs and the set's seeds 1..5 at the same point, first {config: (runs, config)}
+    (the set's runs, list_runs' shape, and the configuration of its first five seeds)."""
     def cell(runs):
         if not runs or runs[0]["seed"] not in map(str, range(6, 11)):
             return "-"
-        path, cfg = first[runs[0]["config"]]
         sc = runs[0]["scenario"]
-        if sc[0] == "y" and cfg == "hr20":
-            path = HR20_RUNS[1]["more"][0]
+        first_runs, cfg = first[runs[0]["config"]]
+        path = first_runs[1][point_kind(sc)][0]
         more = [r for r in load_runs(os.path.join(REPO, path))
                 if r["config"] == cfg and r["scenario"] == sc and not r["problems"]]
         m, h = mean_ci95([float(r["jain"]) for r in runs + more])
@@ -1992,22 +2019,17 @@ def pooled_jain(first):
 BLOCKS["avg1-seeds"] = Table(
     AVG1_MORE, ["point", "bbr_a_fair", "seeds"], [
         ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc})
-        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for sc, where in WEAK_POINTS
         for key, cfg5, cfg10, label in AVG1_SEED_SETS
         for src, cfg, seeds in (
-            ({"h": "m1" if sc[0] == "y" else "g1", "a": "a1", "v": "v1"}[key], cfg5, "1..5"),
-            ("s6", cfg10, "6..10"))], [
-        *share_cols(), Col("Jain, seeds 1..10", fn=pooled_jain({
-            "v0163": (HR20_RUNS[1]["grid_deep"][0], "hr20"), "manyall": (ALL_CUBIC, "manyall"),
-            "allavg1": (AVG1_RUNS[1]["grid_deep"][0], "allavg1")})),
-        Col("harm to cubic (computed)", fn=harm_by_point),
-        Col("bar: cubic's self-harm + 0.1", fn=bar_by_point)],
-    what="one bbr_a_fair flow against one cubic flow, 100 Mbit/s, 200 s measured from 60 s, "
-         "mean +- 95 % CI half-width over each set of five seeds (and over both sets, the "
-         "defaults' 0.15.1 and 0.16.3 runs together); harm: (x_solo - x_with) / "
-         "x_solo of cubic's throughput (Ware et al.), computed against the mean of "
-         "grid-200s's (same RTT) or more-200s's (crossed RTTs) cubic-alone runs at the point; "
-         "bar: that screen's cubic-against-cubic self-harm there, + 0.1",
+            ({"h": "m1" if point_kind(sc) == "more" else "g1", "a": "a1", "v": "v1"}[key],
+             cfg5, "1..5"),
+            ("s6", cfg10, "6..10"))],
+    cubic_point_cols(Col("Jain, seeds 1..10", fn=pooled_jain({
+        "v0163": (HR20_RUNS, "hr20"), "manyall": (ALL_RUNS, "manyall"),
+        "allavg1": (AVG1_RUNS, "allavg1")}))),
+    what=cubic_point_what("each set of five seeds (and over both sets, the defaults' 0.15.1 "
+                          "and 0.16.3 runs together)"),
     seed_notes=False)
 
 
@@ -2091,7 +2113,7 @@ def first_flag_s(dips):
 BLOCKS["v0170-flags"] = Table(
     {"d": V0170_DIPS}, ["point", "bbr_a_fair"], [
         ([where, label], {"src": "d", "config": cfg, "scenario": sc})
-        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for sc, where in WEAK_POINTS
         for cfg, label in V0170_SETS], [
         Col("runs", fn=lambda dips: str(len({d.get("seed") for d in dips}))),
         Col("PROBE_RTTs", fn=dip_count()),
@@ -2133,24 +2155,17 @@ BLOCKS["v0171-cubic"] = Table(
     {**AVG1_MORE, "a3": f"{AVG3_DIR}/cubic/screen_runs.csv"},
     ["point", "bbr_a_fair", "seeds"], [
         ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc})
-        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for sc, where in WEAK_POINTS
         for src, cfg, label, seeds in (
             ("v1", "allavg1", V0170_LABEL, "1..5"), ("s6", "allavg1", V0170_LABEL, "6..10"),
-            ("a3", "avg3", AVG3_LABEL, "1..10"))], [
-        *share_cols(), Col("harm to cubic (computed)", fn=harm_by_point),
-        Col("bar: cubic's self-harm + 0.1", fn=bar_by_point)],
-    what="one bbr_a_fair flow against one cubic flow, 100 Mbit/s, 200 s measured from 60 s, "
-         "mean +- 95 % CI half-width over the row's seeds; harm: (x_solo - x_with) / x_solo "
-         "of cubic's throughput (Ware et al.), computed against the mean of grid-200s's "
-         "(same RTT) or more-200s's (crossed RTTs) cubic-alone runs at the point; bar: that "
-         "screen's cubic-against-cubic self-harm there, + 0.1",
-    seed_notes=False)
+            ("a3", "avg3", AVG3_LABEL, "1..10"))],
+    cubic_point_cols(), what=cubic_point_what("the row's seeds"), seed_notes=False)
 
 BLOCKS["v0171-windows"] = Table(
     {"w": V0170_WINDOWS, "w3": f"{AVG3_DIR}/cubic/windows.csv"},
     ["point", "bbr_a_fair", "seeds"], [
         ([where, label, seeds], {"src": src, "config": cfg, "scenario": sc, "part": "1"})
-        for sc, where in (("d20", "50 ms, 20 BDP"), ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"))
+        for sc, where in WEAK_POINTS
         for src, cfg, label, seeds in (
             ("w", "v0163", "0.16.3's defaults", "6..10"),
             ("w", "manyall", "every many-flow option", "6..10"),
