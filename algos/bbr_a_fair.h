@@ -20,6 +20,10 @@
  *    the rate times min_rtt adds up over many flows, and a flow that kept
  *    it only above a rate (fair_cwnd_avg=2) queued more the longer its
  *    RTT, which held the longest of several RTT classes above that rate.
+ *    While the flow's last PROBE_RTTs left a queue that no competitor
+ *    flag explains yet, it keeps the max filter (fair_cwnd_avg=3): the
+ *    average, held down by a buffer-filling flow's queue, would shrink
+ *    its share before the competitor test has decided.
  *    An option, off by default: the packet term may shrink as the shared
  *    queue grows (fair_pkts_scale), which against CUBIC in shallow
  *    buffers costs bbr_a_fair its share;
@@ -110,7 +114,7 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 1, 0, 3,
+BBR_PARAM(fair_cwnd_avg, 3, 0, 3,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1), 3 as 1 but by the max filter while its last PROBE_RTTs left a queue and no competitor is flagged yet");
 
 BBR_PARAM(fair_pkts_scale, 0, 0, 1,
@@ -725,8 +729,11 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	 * whose send time may be its pacing slot's rather than its own
 	 * (bbr_a_compete_base), nor by an ACK without a delivery sample.
 	 */
-	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0)
-		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
+	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0) {
+		x = bbr_a_base_next(bbr->priv16, c->rtt_us);
+		if (x != bbr->priv16)	/* stored on a new low only */
+			bbr->priv16 = x;
+	}
 
 	/*
 	 * An expired bound is dropped, or, while competing, goes on from the

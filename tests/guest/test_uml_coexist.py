@@ -300,3 +300,25 @@ def test_with_the_grid_no_flow_skips_a_boundary(run_testbed, tmp_path):
     assert sum(len(s) >= 2 for s in starts.values()) >= 90, starts
     skipped = {f: s for f, s in starts.items() if any(b - a > 15 for a, b in zip(s, s[1:]))}
     assert not skipped, skipped
+
+
+def test_the_max_filter_holds_the_share_until_the_dips_have_decided(run_testbed, tmp_path):
+    """50 ms, 20 BDP, one flow each, 20..40 s: cubic's queue outlasts bbr_a_fair's first
+    PROBE_RTTs, and the competitor test flags it at the third (about 27 s). Until then the
+    default (fair_cwnd_avg=3, 0.18.0) sizes the cwnd target by the max filter, as the dips
+    left a queue; the average-rate target (1, 0.17.0's default), held down by cubic's queue,
+    keeps the flow at a smaller share, and the two loss-based laws keep the split they start
+    from. Over ten seeds the share in this window was 0.08 with 3 and 0.05 with 1 (block
+    v0171-windows in docs/coexistence.md).
+
+    Regression test for bbr_a_avg_target's value 3 and for it being the default."""
+    shares = {}
+    for label, extra in (("default", ()), ("avg1", ("--module-param", "fair_cwnd_avg=1"))):
+        summary = run_testbed(tmp_path / label, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50",
+                              "--buffer-bdp", "20", "--duration", "40", "--warmup", "20",
+                              "--sample-ms", "0", "--seed", "1", *extra)
+        r = summary["results"][0]
+        if label == "default":
+            assert "fair_cwnd_avg=3" in r["params"]["module_params_effective"].split()
+        shares[label] = share(summary, "bbr_a_fair")
+    assert shares["default"] > shares["avg1"] + 0.015, shares
