@@ -424,6 +424,9 @@ ALL_RUNS = list_runs("0.16.3, every many-flow option", ALL_DIR, "manyall")
 AVG1_DIR = f"{WIDE}/m50-many/avg1-v0163"
 AVG1_LABEL = "0.16.3, every many-flow option, the average-rate target (fair_cwnd_avg=1)"
 AVG1_RUNS = list_runs(AVG1_LABEL, AVG1_DIR, "allavg1")
+AVG3_DIR = f"{WIDE}/m50-many/avg3-v0171"
+AVG3_LABEL = "0.17.1, its defaults with fair_cwnd_avg=3"
+AVG3_RUNS = list_runs(AVG3_LABEL, f"{AVG3_DIR}/list", "avg3")
 
 
 def release_tables(prefix, releases, extra=()):
@@ -552,13 +555,13 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
 
 
 def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.16.3
-    with allavg1 (0.17.0's defaults, the same code path) at the same points."""
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.17.1
+    with avg3 (0.18.0's defaults, the same code path) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "p", "config": "allavg1", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "p", "config": "avg3", "scenario": s}))
     return rows
 
 
@@ -623,18 +626,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": AVG1_RUNS[1]["own"][0]},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": AVG3_RUNS[1]["own"][0]},
                                           where_rows()),
-    "readme-coexistence": Table({"h": AVG1_RUNS[1]["grid_shallow"][0], **GRID200},
+    "readme-coexistence": Table({"h": AVG3_RUNS[1]["grid_shallow"][0], **GRID200},
                                 ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="allavg1"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="allavg1"),
-            Col("Jain", "jain", config="allavg1"),
-            Col("worst Jain", "jain", extreme="min", config="allavg1"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="allavg1"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="allavg1"),
+            Col("runs", "runs", config="avg3"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="avg3"),
+            Col("Jain", "jain", config="avg3"),
+            Col("worst Jain", "jain", extreme="min", config="avg3"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="avg3"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="avg3"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
@@ -1678,7 +1681,8 @@ MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/s
                  "k": f"{MANY}/cubic/screen_runs.csv",
                  "s160": f"{MANY}/stagger-v0160/screen_runs.csv",
                  "sall": f"{MANY}/all-v0163/stagger/screen_runs.csv",
-                 "savg": f"{AVG1_DIR}/stagger/screen_runs.csv"})
+                 "savg": f"{AVG1_DIR}/stagger/screen_runs.csv",
+                 "savg3": f"{AVG3_DIR}/stagger/screen_runs.csv"})
 MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
 MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
 MANY_LABEL_160 = "0.16.0 (dips measured against a path RTT no retransmission set), the three options"
@@ -1705,7 +1709,8 @@ MANY_ROWS = (
     ("50 per class, 0.1 s apart", [("s", "v0155", "0.15.5"), ("s", "many", MANY_LABEL),
                                    ("s160", "many", MANY_LABEL_160),
                                    ("sall", "manyall", ALL_RUNS[0]),
-                                   ("savg", "allavg1", AVG1_LABEL)]),
+                                   ("savg", "allavg1", AVG1_LABEL),
+                                   ("savg3", "avg3", AVG3_LABEL)]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -2038,43 +2043,60 @@ def only_at(scenario, fn):
     return lambda runs: fn(runs) if runs and runs[0]["scenario"] == scenario else "-"
 
 
-AVG1_QEMU = f"{AVG1_DIR}/qemu612/screen_runs.csv"
-BLOCKS["avg1-qemu612"] = Table(
-    {"q": AVG1_QEMU, "v": AVG1_RUNS[1]["grid_deep"][0], "w": AVG1_RUNS[1]["wide"][0]},
-    ["point", "backend"], [
-        ([where, backend], {"src": src, "config": "allavg1", "scenario": sc})
-        for sc, where, uml in (("d20", "against one cubic flow, 50 ms, 20 BDP, 200 s from 60 s",
-                                "v"),
-                               ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"))
-        for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))], [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
-        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
-        Col("queue delay ms", "qdelay_mean_ms", 1),
-        Col("bbr_a_fair's share % (against cubic)", fn=only_at(
-            "d20", lambda runs: _mean_text([100 * float(r["shares"][0])
-                                            for r in runs]))),
-        Col("the longest RTT class's share %", fn=only_at("c4-b2", longest_share))],
-    what=f"{AVG1_LABEL}, on Debian's 6.12.117 kernel binary under QEMU (TCG, virtual time, "
-         "one vCPU) beside UML's runs of the same configuration, mean +- 95 % CI half-width "
-         "over the seeds (QEMU: seeds 1 and 2); the queue delay is the bottleneck's, from tc "
-         "samples where the run took them",
-    seed_notes=False)
+def qemu612_block(qemu, runs, cfg, label):
+    """A set's runs on Debian's 6.12 under QEMU (qemu, a screen of d20 and c4-b2) beside its
+    UML runs of the same points (runs: list_runs's)."""
+    return Table(
+        {"q": qemu, "v": runs["grid_deep"][0], "w": runs["wide"][0]},
+        ["point", "backend"], [
+            ([where, backend], {"src": src, "config": cfg, "scenario": sc})
+            for sc, where, uml in (
+                ("d20", "against one cubic flow, 50 ms, 20 BDP, 200 s from 60 s", "v"),
+                ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"))
+            for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))], [
+            Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+            Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+            Col("queue delay ms", "qdelay_mean_ms", 1),
+            Col("bbr_a_fair's share % (against cubic)", fn=only_at(
+                "d20", lambda rows: _mean_text([100 * float(r["shares"][0]) for r in rows]))),
+            Col("the longest RTT class's share %", fn=only_at("c4-b2", longest_share))],
+        what=f"{label}, on Debian's 6.12.117 kernel binary under QEMU (TCG, virtual time, "
+             "one vCPU) beside UML's runs of the same configuration, mean +- 95 % CI "
+             "half-width over the seeds (QEMU: seeds 1 and 2); the queue delay is the "
+             "bottleneck's, from tc samples where the run took them",
+        seed_notes=False)
+
+
+BLOCKS["avg1-qemu612"] = qemu612_block(f"{AVG1_DIR}/qemu612/screen_runs.csv", AVG1_RUNS[1],
+                                       "allavg1", AVG1_LABEL)
+BLOCKS["avg3-qemu612"] = qemu612_block(f"{AVG3_DIR}/qemu612/screen_runs.csv", AVG3_RUNS[1],
+                                       "avg3", AVG3_LABEL)
 
 # 0.17.0's defaults against 0.16.3 with allavg1, seed 1; and what happens at the two 50 ms
 # points over time: each run's share in 20 s windows, and when its competitor flag was set
-BLOCKS["v0170-identity"] = Table(
-    {"i": f"{AVG1_DIR}/identity/screen_runs.csv", "w": AVG1_RUNS[1]["wide"][0],
-     "v": AVG1_RUNS[1]["grid_deep"][0]},
-    ["point", "bbr_a_fair"], [
-        ([where, label], {"src": src, "config": cfg, "scenario": sc, "seed": "1"})
-        for sc, where, uml in (("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
-                               ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
-        for src, cfg, label in (("i", "v0170", "0.17.0, its defaults"),
-                                (uml, "allavg1", AVG1_LABEL))], [
-        Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
-        Col("queue delay ms", "qdelay_mean_ms", 3, ci=False)],
-    what="seed 1 of each, UML 6.1.192 in time travel; one run each, to six digits",
-    seed_notes=False)
+def identity_block(identity, runs, release, cfg, label):
+    """A release's defaults (release: its config in the screen identity, and its version)
+    beside the runs of the option set it made its defaults (cfg in runs, list_runs's), seed
+    1 at two points."""
+    return Table(
+        {"i": identity, "w": runs["wide"][0], "v": runs["grid_deep"][0]},
+        ["point", "bbr_a_fair"], [
+            ([where, text], {"src": src, "config": c, "scenario": sc, "seed": "1"})
+            for sc, where, uml in (
+                ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
+                ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
+            for src, c, text in (("i", release[0], f"{release[1]}, its defaults"),
+                                 (uml, cfg, label))], [
+            Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
+            Col("queue delay ms", "qdelay_mean_ms", 3, ci=False)],
+        what="seed 1 of each, UML 6.1.192 in time travel; one run each, to six digits",
+        seed_notes=False)
+
+
+BLOCKS["v0170-identity"] = identity_block(f"{AVG1_DIR}/identity/screen_runs.csv", AVG1_RUNS[1],
+                                          ("v0170", "0.17.0"), "allavg1", AVG1_LABEL)
+BLOCKS["v0180-identity"] = identity_block(f"{AVG3_DIR}/identity/screen_runs.csv", AVG3_RUNS[1],
+                                          ("v0180", "0.18.0"), "avg3", AVG3_LABEL)
 
 V0170_WINDOWS = f"{AVG1_DIR}/cubic610/windows.csv"
 V0170_DIPS = f"{AVG1_DIR}/cubic610/dips-cubic610.csv"
@@ -2148,8 +2170,6 @@ BLOCKS["v0170-d20-bound"] = Table(
 
 # 0.17.1's fair_cwnd_avg=3 (the average target waits for the dips), an option: the two 50 ms
 # points against cubic on ten seeds, the share before and after the flag, and its own kind
-AVG3_DIR = f"{WIDE}/m50-many/avg3-v0171"
-AVG3_LABEL = "0.17.1, its defaults with fair_cwnd_avg=3"
 V0170_LABEL = "0.17.0's defaults (0.16.3's allavg1 runs)"
 BLOCKS["v0171-cubic"] = Table(
     {**AVG1_MORE, "a3": f"{AVG3_DIR}/cubic/screen_runs.csv"},
@@ -2179,7 +2199,7 @@ BLOCKS["v0171-windows"] = Table(
 
 BLOCKS["v0171-own"] = Table(
     {"w": AVG1_RUNS[1]["wide"][0], "m": f"{AVG1_DIR}/m50/screen_runs.csv",
-     "w3": f"{AVG3_DIR}/wide/screen_runs.csv", "m3": f"{AVG3_DIR}/m50/screen_runs.csv"},
+     "w3": AVG3_RUNS[1]["wide"][0], "m3": f"{AVG3_DIR}/m50/screen_runs.csv"},
     ["scenario", "bbr_a_fair"], [
         ([where, label], {"src": src, "config": cfg, "scenario": sc})
         for sc, where, runs in (
@@ -2193,3 +2213,7 @@ BLOCKS["v0171-own"] = Table(
         *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
     what="against its own kind, 100 Mbit/s, mean +- 95 % CI half-width over the seeds",
     seed_notes=False)
+
+# 0.17.1 with fair_cwnd_avg=3 on the whole list a default must keep, beside 0.17.0's defaults
+# (list/, laid out as all-v0163's), fifty flows per class started over 10 s, and QEMU's 6.12
+BLOCKS.update(release_tables("avg3", ((V0170_LABEL, AVG1_RUNS[1]), AVG3_RUNS)))
