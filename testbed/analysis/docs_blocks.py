@@ -2217,3 +2217,28 @@ BLOCKS["v0171-own"] = Table(
 # 0.17.1 with fair_cwnd_avg=3 on the whole list a default must keep, beside 0.17.0's defaults
 # (list/, laid out as all-v0163's), fifty flows per class started over 10 s, and QEMU's 6.12
 BLOCKS.update(release_tables("avg3", ((V0170_LABEL, AVG1_RUNS[1]), AVG3_RUNS)))
+
+
+def first_flag_run(dips):
+    """When a run's first PROBE_RTT after which a competitor was flagged began, s."""
+    flagged = [float(d["start_s"]) for d in dips if d["compete_after"] == "1"]
+    return f"{min(flagged):.0f}" if flagged else "never"
+
+
+# The crossed 50 / 10 ms point at 0.5 BDP with fair_cwnd_avg=3, run by run: what a flag costs
+BLOCKS["v0171-y-flags"] = Table(
+    {"c": f"{AVG3_DIR}/cubic/screen_runs.csv", "d": f"{AVG3_DIR}/cubic/dips-cubic.csv"},
+    ["seed"], [
+        ([str(seed)], {"src": "c", "config": "avg3", "scenario": "y0.5", "seed": str(seed)})
+        for seed in range(1, 11)], [
+        Col("Jain", "jain", ci=False),
+        Col("bbr_a_fair's share %",
+            fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
+        Col("PROBE_RTTs", fn=dip_count(), src="d"),
+        Col("after which a competitor was flagged",
+            fn=dip_count(lambda d: d["compete_after"] == "1"), src="d"),
+        Col("first flagged, s", fn=first_flag_run, src="d")],
+    what=f"{AVG3_LABEL}, one 50 ms flow against one 10 ms cubic flow, 0.5 BDP, 100 Mbit/s, "
+         "200 s measured from 60 s, one run per row; its PROBE_RTTs from its gain trace "
+         "(testbed/analyze.py --trace-dips of the screen)",
+    seed_notes=False, unit="rows")
