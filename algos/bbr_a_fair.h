@@ -729,11 +729,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	 * whose send time may be its pacing slot's rather than its own
 	 * (bbr_a_compete_base), nor by an ACK without a delivery sample.
 	 */
-	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0) {
-		x = bbr_a_base_next(bbr->priv16, c->rtt_us);
-		if (x != bbr->priv16)	/* stored on a new low only */
-			bbr->priv16 = x;
-	}
+	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0)
+		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
 
 	/*
 	 * An expired bound is dropped, or, while competing, goes on from the
