@@ -2116,14 +2116,21 @@ BLOCKS["v0170-windows"] = Table(
     seed_notes=False, unit="windows")
 
 
-def first_flag_s(dips):
-    """When the first PROBE_RTT after which a competitor was flagged began, s, per run:
-    the runs' median and range (none: how many runs never flagged one)."""
+def first_flags(dips):
+    """{seed: when its run's first PROBE_RTT after which a competitor was flagged began, s}
+    of the runs that flagged one."""
     first = {}
     for d in dips:
         if d["compete_after"] == "1":
             key = d.get("seed")
             first[key] = min(first.get(key, 1e9), float(d["start_s"]))
+    return first
+
+
+def first_flag_s(dips):
+    """When the first PROBE_RTT after which a competitor was flagged began, s, per run:
+    the runs' median and range (none: how many runs never flagged one)."""
+    first = first_flags(dips)
     never = len({d.get("seed") for d in dips}) - len(first)
     if not first:
         return f"never ({never} runs)"
@@ -2221,8 +2228,8 @@ BLOCKS.update(release_tables("avg3", ((V0170_LABEL, AVG1_RUNS[1]), AVG3_RUNS)))
 
 def first_flag_run(dips):
     """When a run's first PROBE_RTT after which a competitor was flagged began, s."""
-    flagged = [float(d["start_s"]) for d in dips if d["compete_after"] == "1"]
-    return f"{min(flagged):.0f}" if flagged else "never"
+    first = list(first_flags(dips).values())
+    return f"{first[0]:.0f}" if first else "never"
 
 
 # The crossed 50 / 10 ms point at 0.5 BDP with fair_cwnd_avg=3, run by run: what a flag costs
