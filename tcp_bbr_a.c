@@ -171,7 +171,7 @@ struct bbr {
  * the ACK takes effect whole, from the next one), and the ACK's RTT sample.
  * Each algorithm lays out params[] as its own struct (see algos/).
  */
-#define BBR_CTX_WORDS		12
+#define BBR_CTX_WORDS		13
 
 struct bbr_ctx {
 	s32	rtt_us;			/* this ACK's RTT sample; -1: none */

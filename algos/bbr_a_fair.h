@@ -70,7 +70,8 @@
  *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a
  *    row), the probe gains are BBRv1's and the bw the cwnd target is sized
  *    by is the bound itself, so that the target is a window that follows
- *    CUBIC's law, cut at a loss as CUBIC cuts
+ *    CUBIC's law at the flow's srtt (or at one RTT for every flow,
+ *    fair_compete_rtt_us), cut at a loss as CUBIC cuts
  *    (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit the flows
  *    together, a window that regrows to its last maximum in
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
@@ -155,6 +156,8 @@ BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
+BBR_PARAM(fair_compete_rtt_us, 0, 0, 1000000,
+	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT; 0: its srtt, as a CUBIC flow on its path");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
@@ -192,6 +195,7 @@ struct bbr_a_fair_params {
 	u32	pkts_scale_us;
 	u32	hi_cut_us;
 	u32	pkts_rate_us;
+	u32	compete_rtt_us;
 	u16	hi_beta_pm;
 	u16	compete_beta_pm;
 	u16	probe_rtt_pm;
@@ -283,6 +287,7 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
+	p->compete_rtt_us = bbr_param(fair_compete_rtt_us);
 	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
 	p->hi_pace = bbr_param(fair_hi_pace);
@@ -314,18 +319,19 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 }
 
 /*
- * The RTT the bound's regrowth law is taken at: the flow's srtt for a law
- * begun while a competitor kept the queue (a CUBIC flow on the same path
- * grows so), else fair_hi_rtt_us, one RTT for every flow, so that flows of
- * different RTTs regain rate alike.
+ * The RTT the bound's regrowth law is taken at: for a law begun while a
+ * competitor kept the queue, fair_compete_rtt_us if set, else the flow's
+ * srtt (a CUBIC flow on the same path grows so); else fair_hi_rtt_us, one
+ * RTT for every flow, so that flows of different RTTs regain rate alike.
+ * Either set to 0 means the srtt.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 					      const struct bbr_a_fair_params *p,
 					      bool compete)
 {
-	if (compete || !p->hi_rtt_us)
-		return tcp_sk(sk)->srtt_us >> 3;
-	return p->hi_rtt_us;
+	u32 rtt_us = compete ? p->compete_rtt_us : p->hi_rtt_us;
+
+	return rtt_us ?: tcp_sk(sk)->srtt_us >> 3;
 }
 
 /*
