@@ -70,10 +70,10 @@
  *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a
  *    row), the probe gains are BBRv1's and the bw the cwnd target is sized
  *    by is the bound itself, so that the target is a window that follows
- *    CUBIC's law at the flow's srtt (or at one RTT for every flow,
- *    fair_compete_rtt_us), cut at a loss as CUBIC cuts
- *    (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit the flows
- *    together, a window that regrows to its last maximum in
+ *    CUBIC's law at the flow's srtt (or at one base RTT for every flow
+ *    plus the queueing delay, fair_compete_rtt_us), cut at a loss as
+ *    CUBIC cuts (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit
+ *    the flows together, a window that regrows to its last maximum in
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
  *    against many of them. A lossy round inside a recovery whose cut is
@@ -157,7 +157,7 @@ BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_rtt_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT; 0: its srtt, as a CUBIC flow on its path");
+	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
@@ -319,19 +319,29 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 }
 
 /*
- * The RTT the bound's regrowth law is taken at: for a law begun while a
- * competitor kept the queue, fair_compete_rtt_us if set, else the flow's
- * srtt (a CUBIC flow on the same path grows so); else fair_hi_rtt_us, one
- * RTT for every flow, so that flows of different RTTs regain rate alike.
- * Either set to 0 means the srtt.
+ * The RTT the bound's regrowth law is taken at. For a law begun while a
+ * competitor kept the queue: the flow's srtt (a CUBIC flow on the same path
+ * grows so), or with fair_compete_rtt_us the RTT of a flow of that base RTT
+ * on this bottleneck: the same base for every flow, plus the queueing
+ * delay that srtt shows above the path's RTT (bbr_a_compete_base). The
+ * flows then regain rate alike whatever their base RTTs, and in a deep
+ * buffer, whose queue sets every flow's RTT, no faster than a CUBIC flow.
+ * Else fair_hi_rtt_us, one RTT for every flow. Either set to 0: the srtt.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 					      const struct bbr_a_fair_params *p,
 					      bool compete)
 {
-	u32 rtt_us = compete ? p->compete_rtt_us : p->hi_rtt_us;
+	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 srtt_us = tcp_sk(sk)->srtt_us >> 3;
+	u32 base;
 
-	return rtt_us ?: tcp_sk(sk)->srtt_us >> 3;
+	if (!compete)
+		return p->hi_rtt_us ?: srtt_us;
+	if (!p->compete_rtt_us)
+		return srtt_us;
+	base = bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)), bbr->priv16);
+	return p->compete_rtt_us + srtt_us - min(srtt_us, base);
 }
 
 /*
