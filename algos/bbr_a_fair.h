@@ -334,14 +334,15 @@ static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 srtt_us = tcp_sk(sk)->srtt_us >> 3;
-	u32 base;
 
 	if (!compete)
 		return p->hi_rtt_us ?: srtt_us;
 	if (!p->compete_rtt_us)
 		return srtt_us;
-	base = bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)), bbr->priv16);
-	return p->compete_rtt_us + srtt_us - min(srtt_us, base);
+	return bbr_a_law_rtt(srtt_us,
+			     bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)),
+						bbr->priv16),
+			     p->compete_rtt_us);
 }
 
 /*

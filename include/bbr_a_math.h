@@ -302,6 +302,22 @@ static inline u32 bbr_a_cubic_continue(u32 x_max, u32 beta_pm, u32 used_bw)
 }
 
 /*
+ * The RTT a competing bound's law is taken at, us: with a common base RTT
+ * (common_us, not 0), that base plus the queueing delay srtt shows above the
+ * path's RTT (path_us), the RTT a flow of that base RTT has on the same
+ * bottleneck; else srtt, the flow's own.
+ */
+static inline u32 bbr_a_law_rtt(u32 srtt_us, u32 path_us, u32 common_us)
+{
+	u64 rtt;
+
+	if (!common_us)
+		return srtt_us;
+	rtt = (u64)common_us + srtt_us - (srtt_us < path_us ? srtt_us : path_us);
+	return rtt > ~0U ? ~0U : (u32)rtt;
+}
+
+/*
  * CUBIC's Reno-friendly estimate (RFC 9438, 4.3) in rate terms: after a cut
  * to (1 - beta) x_max, a Reno-like flow of the same RTT adds
  * alpha = 3 beta / (2 - beta) packets to its window per RTT, i.e. its rate

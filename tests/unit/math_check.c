@@ -19,6 +19,8 @@
  *                   a slow flow takes
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
+ *   lawrtt          then lines "SRTT_US PATH_US COMMON_US"; prints the RTT
+ *                   a competing bound's law is taken at
  *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
  *                   expired bound goes on from
  *   compete SET CLEAR
@@ -45,7 +47,8 @@
  * did, which left a set flag in place for CLEAR dips with the test off;
  * -DMUTANT_0141 starts a competitor's law and recuts as 0.14.1 did: at the
  * bound however far it grew, and never inside one recovery; -DMUTANT_0155
- * measures a dip against tcp_min_rtt alone, as 0.15.5 did.
+ * measures a dip against tcp_min_rtt alone, as 0.15.5 did; -DMUTANT_0182
+ * takes a competing law at the common RTT alone, as 0.18.2 did.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -118,6 +121,12 @@ static uint32_t compete_start(uint32_t bw, uint32_t full, uint32_t bound,
 #else
 #define compete_start(b, f, x, m)	bbr_a_compete_start(b, f, x, m)
 #define recut_due(l, r, s, t)	bbr_a_recut_due(l, r, s, t)
+#endif
+
+#ifdef MUTANT_0182
+#define law_rtt(s, p, c)	((void)(p), (c) ? (c) : (s))
+#else
+#define law_rtt(s, p, c)	bbr_a_law_rtt(s, p, c)
 #endif
 
 #ifdef MUTANT_0155
@@ -242,6 +251,15 @@ int main(int argc, char **argv)
 			printf("%" PRIu32 "\n", bbr_a_reno_bound(x, t, r, b));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "lawrtt")) {
+		uint32_t r, b, c;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &r, &b, &c) == 3)
+			printf("%" PRIu32 "\n", law_rtt(r, b, c));
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "continue")) {
 		while (fgets(line, sizeof(line), stdin)) {
 			uint32_t x, b, u;
@@ -350,6 +368,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | avgtarget | cubic | reno | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | avgtarget | cubic | reno | lawrtt | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
 	return 2;
 }

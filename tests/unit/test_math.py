@@ -320,6 +320,26 @@ def test_reno_bound_adds_alpha_packets_per_rtt(build):
         assert g == min(base + add, 2**32 - 1), (xm, t, r, b)
 
 
+def test_a_competing_law_at_a_common_rtt_keeps_the_queueing_delay(build):
+    """With a common base RTT C the competing law is taken at C + (srtt - path RTT), not
+    below C; without one (C = 0) at srtt. 0.18.2 (MUTANT_0182) took it at C alone: a 50 ms
+    flow with 250 ms of queue in a deep buffer then regrew as a 20 ms flow with none, many
+    times faster than the CUBIC flow whose queue it shared."""
+    cases = [(300000, 50000, 20000), (300000, 50000, 0), (60000, 50000, 20000),
+             (40000, 50000, 20000), (2**32 - 1, 0, 2**32 - 1), (0, 0, 1)]
+    rng = random.Random(11)
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 10**6))
+              for _ in range(3000)]
+    stdin = "".join(f"{a} {b} {c}\n" for a, b, c in cases)
+    got = [int(v) for v in run(build(), "lawrtt", stdin=stdin)]
+    assert got[:4] == [270000, 300000, 30000, 20000]
+    for (srtt, path, common), g in zip(cases, got):
+        want = srtt if not common else min(common + max(srtt - path, 0), 2**32 - 1)
+        assert g == want, (srtt, path, common, g)
+    old = [int(v) for v in run(build("-DMUTANT_0182", name="old0182"), "lawrtt", stdin=stdin)]
+    assert old[:2] == [20000, 300000]
+
+
 def continue_model(x, beta, used):
     """Where an expired bound goes on from: the law's end x (1 + 27 beta), at most twice
     the bw the flow delivered, at least x; at most 2^32 - 1."""
