@@ -322,3 +322,31 @@ def test_the_max_filter_holds_the_share_until_the_dips_have_decided(run_testbed,
             assert "fair_cwnd_avg=3" in r["params"]["module_params_effective"].split()
         shares[label] = share(summary, "bbr_a_fair")
     assert shares["default"] > shares["avg1"] + 0.015, shares
+
+
+def test_a_competing_law_at_a_common_base_rtt_keeps_a_long_flow_its_share(run_testbed,
+                                                                          tmp_path):
+    """A 50 ms flow against a 10 ms cubic flow, 0.5 BDP, 20..40 s, the competitor flagged at
+    the first PROBE_RTT (fair_compete_dips=1, about 7 s in). At its own srtt (the default)
+    the competing law regrows the bound as a 50 ms CUBIC flow would, several times slower
+    than the 10 ms cubic flow regrows its window, and the flow keeps about a quarter of the
+    link; at a common base RTT of 10 ms plus the queueing delay (fair_compete_rtt_us=10000)
+    it regrows as that flow does (seed 1: 0.25 and 0.43 of the two flows' throughput).
+
+    Regression test for the law's RTT taking the option's base (bbr_a_law_rtt); the host
+    tests hold the arithmetic."""
+    shares = {}
+    for label, extra in (("srtt", ()), ("common", ("--module-param",
+                                                    "fair_compete_rtt_us=10000"))):
+        out = tmp_path / label
+        summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,10",
+                              "--buffer-bdp", "0.5", "--duration", "40", "--warmup", "20",
+                              "--sample-ms", "0", "--seed", "1",
+                              "--module-param", "fair_compete_dips=1", *extra)
+        events = fair_events(out / "bbr_a_fair+cubic" / "run1")
+        # the competing law is the one in question: flagged at the first dip, and still
+        # flagged in most of the measured window
+        flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
+        assert flagged and sum(flagged) > len(flagged) / 2, (label, sum(flagged), len(flagged))
+        shares[label] = share(summary, "bbr_a_fair")
+    assert shares["common"] > shares["srtt"] + 0.08, shares
