@@ -374,9 +374,11 @@ static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
 /*
  * The bound on bw now: CUBIC's law since the last cut, or its Reno-friendly
  * estimate if higher (at small windows CUBIC grows as fast as Reno would);
- * 0: none, or expired. The law keeps the beta and RTT it began with when the
- * competitor flag changes: K was computed with them, and the bound would
- * step if the law ran on with others.
+ * 0: none, or expired. The law keeps the beta and the kind of RTT (the
+ * competing law's or the common one) it began with when the competitor flag
+ * changes: K was computed with them, and the bound would step if the law
+ * ran on with others. The RTT itself is read again at every ACK, as srtt
+ * moves.
  */
 static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 					    const struct bbr_a_fair_params *p)

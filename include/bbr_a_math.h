@@ -309,11 +309,11 @@ static inline u32 bbr_a_cubic_continue(u32 x_max, u32 beta_pm, u32 used_bw)
  */
 static inline u32 bbr_a_law_rtt(u32 srtt_us, u32 path_us, u32 common_us)
 {
-	u64 rtt;
+	u32 queue_us = srtt_us > path_us ? srtt_us - path_us : 0;
+	u64 rtt = (u64)common_us + queue_us;
 
 	if (!common_us)
 		return srtt_us;
-	rtt = (u64)common_us + srtt_us - (srtt_us < path_us ? srtt_us : path_us);
 	return rtt > ~0U ? ~0U : (u32)rtt;
 }
 

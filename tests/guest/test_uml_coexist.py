@@ -350,3 +350,25 @@ def test_a_competing_law_at_a_common_base_rtt_keeps_a_long_flow_its_share(run_te
         assert flagged and sum(flagged) > len(flagged) / 2, (label, sum(flagged), len(flagged))
         shares[label] = share(summary, "bbr_a_fair")
     assert shares["common"] > shares["srtt"] + 0.08, shares
+
+
+def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_buffer(
+        run_testbed, tmp_path):
+    """50 ms, 20 BDP, one flow each, 20..40 s, flagged at the first dip, the competing law at
+    a base RTT of 10 ms (fair_compete_rtt_us=10000). In a buffer this deep both flows' RTTs
+    are mostly cubic's queue, and the law is taken at 10 ms plus that queue, about as slow
+    as cubic's own. 0.18.2 took it at 10 ms alone, and the bound regrew so much faster than
+    cubic's window that bbr_a_fair took most of the link (seed 1: 0.90 with 0.18.2's rule,
+    0.30 with 0.18.3's).
+
+    Regression test for bbr_a_law_rtt's queueing delay, and for its arguments' order in
+    bbr_a_fair_law_rtt: with srtt and the path RTT swapped the law is 0.18.2's."""
+    out = tmp_path / "deep"
+    summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50",
+                          "--buffer-bdp", "20", "--duration", "40", "--warmup", "20",
+                          "--sample-ms", "0", "--seed", "1", "--module-param",
+                          "fair_compete_dips=1", "--module-param", "fair_compete_rtt_us=10000")
+    events = fair_events(out / "bbr_a_fair+cubic" / "run1")
+    flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
+    assert flagged and all(flagged), (sum(flagged), len(flagged))
+    assert share(summary, "bbr_a_fair") < 0.6, summary["results"][0]["per_cc"]
