@@ -409,11 +409,16 @@ def list_runs(label, top, cfg):
     """A set's runs of the whole list laid out as all-v0163's under top (V0130_RUNS's
     shape): the CUBIC grid, crossed RTTs and one against four in one screen, cubic/."""
     return (label, {
-        **{k: (f"{top}/cubic/screen_runs.csv", cfg)
-           for k in ("grid_shallow", "grid_deep", "more")},
+        **cubic_runs(label, f"{top}/cubic/screen_runs.csv", cfg)[1],
         **{k: (f"{top}/{d}/screen_runs.csv", cfg) for k, d in (
             ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
             ("wide", "wide-60s"))}})
+
+
+def cubic_runs(label, path, cfg):
+    """A set's runs against cubic alone, the grid, crossed RTTs and one against four in one
+    screen (list_runs' keys for them)."""
+    return (label, {k: (path, cfg) for k in ("grid_shallow", "grid_deep", "more")})
 
 
 # 0.16.3 with every many-flow option on the whole list a default must keep; and with the
@@ -432,7 +437,8 @@ AVG3_RUNS = list_runs(AVG3_LABEL, f"{AVG3_DIR}/list", "avg3")
 def release_tables(prefix, releases, extra=()):
     """The blocks <prefix>-cubic, -more, -bbr, -aqm and -own: each release's runs
     (V0130_RUNS's shape) side by side at the points a default must keep; extra: rows
-    (grid point, label suffix, {release label: (screen, config)}) after the grid's."""
+    (grid point, label suffix, {release label: (screen, config)}) after the grid's. A
+    set run against cubic only (cubic_runs's shape) gives the first two."""
     def src(kind, i):  # one key per screen: a release may run its grid in one
         runs = releases[i][1]
         if kind == "grid_deep" and runs["grid_deep"][0] == runs["grid_shallow"][0]:
@@ -458,7 +464,7 @@ def release_tables(prefix, releases, extra=()):
     own_rows += row(["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"], "m10", "m10-b2")
     own_rows += [r for w, sc, label, _ in WIDE_SCEN if w == "r"
                  for r in row([f"{label}, 60 s"], "wide", sc)]
-    return {
+    blocks = {
         f"{prefix}-cubic": cubic_pilot(
             {**sources(("grid_shallow", "grid_deep")), **extra_src}, grid_rows, [WORST_RETX]),
         f"{prefix}-more": Table(
@@ -472,7 +478,11 @@ def release_tables(prefix, releases, extra=()):
                     fn=harm_against(MORE200["m"], "incumbent_mbps")),
                 Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])),
                 WORST_RETX],
-            what=computed_what("more-200s", "the cubic flows'")),
+            what=computed_what("more-200s", "the cubic flows'"))}
+    if any("bbr" not in runs for _, runs in releases):
+        return blocks
+    return {
+        **blocks,
         f"{prefix}-bbr": bbr_pilot(
             sources(("bbr",)),
             [(src("bbr", i), runs["bbr"][1], version)
@@ -2232,20 +2242,28 @@ def first_flag_run(dips):
     return f"{first[0]:.0f}" if first else "never"
 
 
+def y_flags_block(screen, dips, sets, seeds, what):
+    """The crossed 50 / 10 ms point at 0.5 BDP run by run: each seed's Jain, share and
+    PROBE_RTTs of sets [(config, label)] in screen and its dips file (--trace-dips)."""
+    return Table(
+        {"c": screen, "d": dips}, ["seed"] + (["bbr_a_fair"] if len(sets) > 1 else []), [
+            ([str(seed)] + ([label] if len(sets) > 1 else []),
+             {"src": "c", "config": cfg, "scenario": "y0.5", "seed": str(seed)})
+            for seed in seeds for cfg, label in sets], [
+            Col("Jain", "jain", ci=False),
+            Col("bbr_a_fair's share %",
+                fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
+            Col("PROBE_RTTs", fn=dip_count(), src="d"),
+            Col("after which a competitor was flagged",
+                fn=dip_count(lambda d: d["compete_after"] == "1"), src="d"),
+            Col("first flagged, s", fn=first_flag_run, src="d")],
+        what=f"{what}, one 50 ms flow against one 10 ms cubic flow, 0.5 BDP, 100 Mbit/s, "
+             "200 s measured from 60 s, one run per row; its PROBE_RTTs from its gain trace "
+             "(testbed/analyze.py --trace-dips of the screen)",
+        seed_notes=False, unit="rows")
+
+
 # The crossed 50 / 10 ms point at 0.5 BDP with fair_cwnd_avg=3, run by run: what a flag costs
-BLOCKS["v0171-y-flags"] = Table(
-    {"c": f"{AVG3_DIR}/cubic/screen_runs.csv", "d": f"{AVG3_DIR}/cubic/dips-cubic.csv"},
-    ["seed"], [
-        ([str(seed)], {"src": "c", "config": "avg3", "scenario": "y0.5", "seed": str(seed)})
-        for seed in range(1, 11)], [
-        Col("Jain", "jain", ci=False),
-        Col("bbr_a_fair's share %",
-            fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
-        Col("PROBE_RTTs", fn=dip_count(), src="d"),
-        Col("after which a competitor was flagged",
-            fn=dip_count(lambda d: d["compete_after"] == "1"), src="d"),
-        Col("first flagged, s", fn=first_flag_run, src="d")],
-    what=f"{AVG3_LABEL}, one 50 ms flow against one 10 ms cubic flow, 0.5 BDP, 100 Mbit/s, "
-         "200 s measured from 60 s, one run per row; its PROBE_RTTs from its gain trace "
-         "(testbed/analyze.py --trace-dips of the screen)",
-    seed_notes=False, unit="rows")
+BLOCKS["v0171-y-flags"] = y_flags_block(
+    f"{AVG3_DIR}/cubic/screen_runs.csv", f"{AVG3_DIR}/cubic/dips-cubic.csv",
+    (("avg3", None),), range(1, 11), AVG3_LABEL)
