@@ -460,10 +460,6 @@ def release_tables(prefix, releases, extra=()):
     grid_rows += [([f"{grid_label(sc)}{law}", version],
                    {"src": f"x{n}{version}", "config": cfg, "scenario": sc})
                   for n, (sc, law, by) in enumerate(extra) for version, (_, cfg) in by.items()]
-    own_rows = [r for sc, where in PACE_SCEN for r in row([where], "own", sc)]
-    own_rows += row(["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"], "m10", "m10-b2")
-    own_rows += [r for w, sc, label, _ in WIDE_SCEN if w == "r"
-                 for r in row([f"{label}, 60 s"], "wide", sc)]
     blocks = {
         f"{prefix}-cubic": cubic_pilot(
             {**sources(("grid_shallow", "grid_deep")), **extra_src}, grid_rows, [WORST_RETX]),
@@ -481,6 +477,10 @@ def release_tables(prefix, releases, extra=()):
             what=computed_what("more-200s", "the cubic flows'"))}
     if any("bbr" not in runs for _, runs in releases):
         return blocks
+    own_rows = [r for sc, where in PACE_SCEN for r in row([where], "own", sc)]
+    own_rows += row(["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"], "m10", "m10-b2")
+    own_rows += [r for w, sc, label, _ in WIDE_SCEN if w == "r"
+                 for r in row([f"{label}, 60 s"], "wide", sc)]
     return {
         **blocks,
         f"{prefix}-bbr": bbr_pilot(
@@ -2267,3 +2267,26 @@ def y_flags_block(screen, dips, sets, seeds, what):
 BLOCKS["v0171-y-flags"] = y_flags_block(
     f"{AVG3_DIR}/cubic/screen_runs.csv", f"{AVG3_DIR}/cubic/dips-cubic.csv",
     (("avg3", None),), range(1, 11), AVG3_LABEL)
+
+# 0.18.2 and 0.18.3's fair_compete_rtt_us (the competing law at one RTT for every flow), an
+# option: the pilot at the two 50 ms points, the whole list against cubic, and the crossed
+# point run by run
+CRTT_DIR = f"{COEX}/crtt-v0183"
+CRTT_LABEL = "0.18.3, the competing law at 10 ms plus the queueing delay (fair_compete_rtt_us=10000)"
+CRTT_SETS = (("p", "def", "0.18.3's defaults (the law at the flow's srtt)"),
+             ("p", "q20", "0.18.3, the law at 20 ms plus the queueing delay"),
+             ("p", "q10", "0.18.3, the law at 10 ms plus the queueing delay"),
+             ("o", "crtt20", "0.18.2, the law at 20 ms alone"))
+BLOCKS["crtt-pilot"] = Table(
+    {**AVG1_MORE, "p": f"{CRTT_DIR}/pilot/screen_runs.csv",
+     "o": f"{CRTT_DIR}/v0182/screen_runs.csv"},
+    ["point", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in WEAK_POINTS for src, cfg, label in CRTT_SETS],
+    cubic_point_cols(), what=cubic_point_what("the seeds"))
+BLOCKS.update(release_tables("crtt", (
+    AVG3_RUNS, cubic_runs(CRTT_LABEL, f"{CRTT_DIR}/cubic/screen_runs.csv", "q10"))))
+BLOCKS["crtt-y-flags"] = y_flags_block(
+    f"{CRTT_DIR}/pilot/screen_runs.csv", f"{CRTT_DIR}/pilot/dips-y.csv",
+    (("def", "its defaults (the law at its srtt)"),
+     ("q10", "fair_compete_rtt_us=10000")), range(1, 11), "0.18.3")
