@@ -2244,10 +2244,12 @@ def first_flag_run(dips):
 
 def y_flags_block(screen, dips, sets, seeds, what):
     """The crossed 50 / 10 ms point at 0.5 BDP run by run: each seed's Jain, share and
-    PROBE_RTTs of sets [(config, label)] in screen and its dips file (--trace-dips)."""
+    PROBE_RTTs of sets [(config, label)] in screen and its dips file (--trace-dips); with
+    one set, no column says which."""
+    many = len(sets) > 1
     return Table(
-        {"c": screen, "d": dips}, ["seed"] + (["bbr_a_fair"] if len(sets) > 1 else []), [
-            ([str(seed)] + ([label] if len(sets) > 1 else []),
+        {"c": screen, "d": dips}, ["seed"] + (["bbr_a_fair"] if many else []), [
+            ([str(seed)] + ([label] if many else []),
              {"src": "c", "config": cfg, "scenario": "y0.5", "seed": str(seed)})
             for seed in seeds for cfg, label in sets], [
             Col("Jain", "jain", ci=False),
