@@ -70,8 +70,8 @@
  *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a
  *    row), the probe gains are BBRv1's and the bw the cwnd target is sized
  *    by is the bound itself, so that the target is a window that follows
- *    CUBIC's law at the flow's srtt (or at one base RTT for every flow
- *    plus the queueing delay, fair_compete_rtt_us), cut at a loss as
+ *    CUBIC's law at one base RTT for every flow plus the queueing delay
+ *    (fair_compete_rtt_us; 0: at the flow's srtt), cut at a loss as
  *    CUBIC cuts (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit
  *    the flows together, a window that regrows to its last maximum in
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
@@ -156,7 +156,7 @@ BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
 	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
-BBR_PARAM(fair_compete_rtt_us, 0, 0, 1000000,
+BBR_PARAM(fair_compete_rtt_us, 10000, 0, 1000000,
 	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
@@ -320,13 +320,14 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 
 /*
  * The RTT the bound's regrowth law is taken at. For a law begun while a
- * competitor kept the queue: the flow's srtt (a CUBIC flow on the same path
- * grows so), or with fair_compete_rtt_us the RTT of a flow of that base RTT
- * on this bottleneck: the same base for every flow, plus the queueing
- * delay that srtt shows above the path's RTT (bbr_a_compete_base). The
- * flows then regain rate alike whatever their base RTTs, and in a deep
- * buffer, whose queue sets every flow's RTT, no faster than a CUBIC flow.
- * Else fair_hi_rtt_us, one RTT for every flow. Either set to 0: the srtt.
+ * competitor kept the queue: the RTT of a flow of base RTT
+ * fair_compete_rtt_us on this bottleneck, the same base for every flow plus
+ * the queueing delay that srtt shows above the path's RTT
+ * (bbr_a_compete_base). The flows then regain rate alike whatever their
+ * base RTTs (at its own srtt, a long flow regrows slower than a short CUBIC
+ * flow and keeps less), and in a deep buffer, whose queue sets every flow's
+ * RTT, no faster than a CUBIC flow. Else fair_hi_rtt_us, one RTT for every
+ * flow. Either set to 0: the flow's srtt, as a CUBIC flow on its path.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
 					      const struct bbr_a_fair_params *p,

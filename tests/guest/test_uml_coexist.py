@@ -385,22 +385,23 @@ def test_the_max_filter_holds_the_share_until_the_dips_have_decided(run_testbed,
 def test_a_competing_law_at_a_common_base_rtt_keeps_a_long_flow_its_share(run_testbed,
                                                                           tmp_path):
     """A 50 ms flow against a 10 ms cubic flow, 0.5 BDP, 20..40 s, the competitor flagged at
-    the first PROBE_RTT (fair_compete_dips=1, about 7 s in). At its own srtt (the default)
-    the competing law regrows the bound as a 50 ms CUBIC flow would, several times slower
-    than the 10 ms cubic flow regrows its window, and the flow keeps about a quarter of the
-    link; at a common base RTT of 10 ms plus the queueing delay (fair_compete_rtt_us=10000)
-    it regrows as that flow does (seed 1: 0.25 and 0.43 of the two flows' throughput).
+    the first PROBE_RTT (fair_compete_dips=1, about 7 s in). At its own srtt
+    (fair_compete_rtt_us=0, the default before 0.19.0) the competing law regrows the bound
+    as a 50 ms CUBIC flow would, several times slower than the 10 ms cubic flow regrows its
+    window, and the flow keeps about a quarter of the link; at a common base RTT of 10 ms
+    plus the queueing delay (fair_compete_rtt_us=10000, the default from 0.19.0) it
+    regrows as that flow does (seed 1: 0.25 and 0.43 of the two flows' throughput).
 
     Regression test for the law's RTT taking the option's base (bbr_a_law_rtt); the host
     tests hold the arithmetic."""
     shares = {}
-    for label, extra in (("srtt", ()), ("common", ("--module-param",
-                                                    "fair_compete_rtt_us=10000"))):
+    for label, value in (("srtt", 0), ("common", 10000)):
         out = tmp_path / label
         summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,10",
                               "--buffer-bdp", "0.5", "--duration", "40", "--warmup", "20",
                               "--sample-ms", "0", "--seed", "1",
-                              "--module-param", "fair_compete_dips=1", *extra)
+                              "--module-param", "fair_compete_dips=1",
+                              "--module-param", f"fair_compete_rtt_us={value}")
         events = fair_events(out / "bbr_a_fair+cubic" / "run1")
         # the competing law is the one in question: flagged at the first dip, and still
         # flagged in most of the measured window

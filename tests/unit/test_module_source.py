@@ -65,6 +65,23 @@ def declared_params():
     return names
 
 
+def test_the_reference_gives_every_parameter_its_default_and_range():
+    """docs/module.md's table row of each parameter carries the source's default and range:
+    0.19.0 changed fair_compete_rtt_us's default, and a reader sizing a host by the reference
+    would otherwise read the old one."""
+    ref = (ROOT / "docs" / "module.md").read_text()
+    declared = {}
+    for src in SOURCES:
+        for name, default, lo, hi in re.findall(
+                r"^BBR_PARAM\((\w+),\s*(\d+),\s*(\d+),\s*(\d+),", src.read_text(), re.M):
+            declared[name] = (default, f"{lo}..{hi}")
+    documented = dict((name, (default, rng)) for name, default, rng in re.findall(
+        r"^\| `(\w+)` \| (\d+) \| (\d+\.\.\d+) \|", ref, re.M))
+    assert len(declared) >= 20, declared
+    wrong = {n: (v, documented.get(n)) for n, v in declared.items() if documented.get(n) != v}
+    assert not wrong, f"docs/module.md's default or range differs from the source: {wrong}"
+
+
 def test_guest_suite_checks_every_parameter():
     """The guest suite range-checks the parameters it lists and fails on any other one
     modinfo shows ("no undocumented parameters"); a parameter added to the source and not
