@@ -297,9 +297,10 @@ V090 = "0.9.0 (the defaults' algorithm before 0.11.0)"
 
 def own_kind_cols():
     """The columns of an own-kind table: runs, Jain, worst Jain, utilisation,
-    retransmissions, queue delay."""
+    retransmissions and the worst seed's, queue delay."""
     return [Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+            Col("worst retransmitted %", "retrans_rate", 2, 100, extreme="max"),
             Col("queue delay ms", "qdelay_mean_ms", 1)]
 
 
@@ -409,16 +410,11 @@ def list_runs(label, top, cfg):
     """A set's runs of the whole list laid out as all-v0163's under top (V0130_RUNS's
     shape): the CUBIC grid, crossed RTTs and one against four in one screen, cubic/."""
     return (label, {
-        **cubic_runs(label, f"{top}/cubic/screen_runs.csv", cfg)[1],
+        **{k: (f"{top}/cubic/screen_runs.csv", cfg)
+           for k in ("grid_shallow", "grid_deep", "more")},
         **{k: (f"{top}/{d}/screen_runs.csv", cfg) for k, d in (
             ("bbr", "bbr"), ("aqm", "aqm"), ("own", "own-30s"), ("m10", "m10-90s"),
             ("wide", "wide-60s"))}})
-
-
-def cubic_runs(label, path, cfg):
-    """A set's runs against cubic alone, the grid, crossed RTTs and one against four in one
-    screen (list_runs' keys for them)."""
-    return (label, {k: (path, cfg) for k in ("grid_shallow", "grid_deep", "more")})
 
 
 # 0.16.3 with every many-flow option on the whole list a default must keep; and with the
@@ -432,13 +428,17 @@ AVG1_RUNS = list_runs(AVG1_LABEL, AVG1_DIR, "allavg1")
 AVG3_DIR = f"{WIDE}/m50-many/avg3-v0171"
 AVG3_LABEL = "0.17.1, its defaults with fair_cwnd_avg=3"
 AVG3_RUNS = list_runs(AVG3_LABEL, f"{AVG3_DIR}/list", "avg3")
+# 0.18.3 with the competing law at 10 ms plus the queueing delay (fair_compete_rtt_us=10000,
+# 0.19.0's default) on the whole list
+CRTT_DIR = f"{COEX}/crtt-v0183"
+CRTT_LABEL = "0.18.3, the competing law at 10 ms plus the queueing delay (fair_compete_rtt_us=10000)"
+CRTT_RUNS = list_runs(CRTT_LABEL, f"{CRTT_DIR}/list", "q10")
 
 
 def release_tables(prefix, releases, extra=()):
     """The blocks <prefix>-cubic, -more, -bbr, -aqm and -own: each release's runs
     (V0130_RUNS's shape) side by side at the points a default must keep; extra: rows
-    (grid point, label suffix, {release label: (screen, config)}) after the grid's. A
-    set run against cubic only (cubic_runs's shape) gives the first two."""
+    (grid point, label suffix, {release label: (screen, config)}) after the grid's."""
     def src(kind, i):  # one key per screen: a release may run its grid in one
         runs = releases[i][1]
         if kind == "grid_deep" and runs["grid_deep"][0] == runs["grid_shallow"][0]:
@@ -475,8 +475,6 @@ def release_tables(prefix, releases, extra=()):
                 Col("bar: cubic's self-harm + 0.1", fn=bar_against(MORE200["m"])),
                 WORST_RETX],
             what=computed_what("more-200s", "the cubic flows'"))}
-    if any("bbr" not in runs for _, runs in releases):
-        return blocks
     own_rows = [r for sc, where in PACE_SCEN for r in row([where], "own", sc)]
     own_rows += row(["10 flows per class, 10 vs 60 ms, 2 BDP, 90 s from 30 s"], "m10", "m10-b2")
     own_rows += [r for w, sc, label, _ in WIDE_SCEN if w == "r"
@@ -564,14 +562,14 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
     ("b0.2", "10 vs 50 ms, 0.2 BDP", [("o6", "avgs6"), ("o6", "fl6")])]
 
 
-def where_rows():
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair 0.17.1
-    with avg3 (0.18.0's defaults, the same code path) at the same points."""
+def where_rows(cfg):
+    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair's runs
+    of config cfg (the current defaults' values) at the same points."""
     rows = []
     for s, label in WHERE:
         rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
                  for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "p", "config": "avg3", "scenario": s}))
+        rows.append((["bbr_a_fair", label], {"src": "p", "config": cfg, "scenario": s}))
     return rows
 
 
@@ -636,18 +634,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": AVG3_RUNS[1]["own"][0]},
-                                          where_rows()),
-    "readme-coexistence": Table({"h": AVG3_RUNS[1]["grid_shallow"][0], **GRID200},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": CRTT_RUNS[1]["own"][0]},
+                                          where_rows("q10")),
+    "readme-coexistence": Table({"h": CRTT_RUNS[1]["grid_shallow"][0], **GRID200},
                                 ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="avg3"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="avg3"),
-            Col("Jain", "jain", config="avg3"),
-            Col("worst Jain", "jain", extreme="min", config="avg3"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="avg3"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="avg3"),
+            Col("runs", "runs", config="q10"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="q10"),
+            Col("Jain", "jain", config="q10"),
+            Col("worst Jain", "jain", extreme="min", config="q10"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="q10"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="q10"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
@@ -1692,7 +1690,8 @@ MANY_SRC.update({"s": f"{MANY}/stagger/screen_runs.csv", "o": f"{MANY}/own-30s/s
                  "s160": f"{MANY}/stagger-v0160/screen_runs.csv",
                  "sall": f"{MANY}/all-v0163/stagger/screen_runs.csv",
                  "savg": f"{AVG1_DIR}/stagger/screen_runs.csv",
-                 "savg3": f"{AVG3_DIR}/stagger/screen_runs.csv"})
+                 "savg3": f"{AVG3_DIR}/stagger/screen_runs.csv",
+                 "scrtt": f"{CRTT_DIR}/stagger/screen_runs.csv"})
 MANY_OPTS = "fair_probe_rtt_sync=1 fair_slow_budget=1 fair_probe_rtt_min=2"
 MANY_LABEL = f"0.15.5, the three options ({MANY_OPTS})"
 MANY_LABEL_160 = "0.16.0 (dips measured against a path RTT no retransmission set), the three options"
@@ -1720,7 +1719,8 @@ MANY_ROWS = (
                                    ("s160", "many", MANY_LABEL_160),
                                    ("sall", "manyall", ALL_RUNS[0]),
                                    ("savg", "allavg1", AVG1_LABEL),
-                                   ("savg3", "avg3", AVG3_LABEL)]),
+                                   ("savg3", "avg3", AVG3_LABEL),
+                                   ("scrtt", "q10", CRTT_LABEL)]),
     ("10 per class, together", [("v0155", "v0155", "0.15.5"), ("v0155", "many", MANY_LABEL),
                                 ("v0155", "manyr10", MANY_R10)]))
 MANY_SCEN = {"50 per class, together": "m50-b2", "50 per class, 0.1 s apart": "m50-stagger",
@@ -2053,28 +2053,40 @@ def only_at(scenario, fn):
     return lambda runs: fn(runs) if runs and runs[0]["scenario"] == scenario else "-"
 
 
-def qemu612_block(qemu, runs, cfg, label):
-    """A set's runs on Debian's 6.12 under QEMU (qemu, a screen of d20 and c4-b2) beside its
-    UML runs of the same points (runs: list_runs's)."""
+QEMU_POINTS = {"d20": "against one cubic flow, 50 ms, 20 BDP, 200 s from 60 s",
+               "y0.5": "against one 10 ms cubic flow, 50 ms, 0.5 BDP, 200 s from 60 s",
+               "c4-b2": "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s"}
+
+
+def qemu_block(sources, rows, label, header=("point", "backend")):
+    """Runs on Debian's 6.12 under QEMU beside UML's runs of the same points: rows are
+    (scenario, labels after the point's, source key, config)."""
+    cubic = [sc for sc, *_ in rows if sc != "c4-b2"]
     return Table(
-        {"q": qemu, "v": runs["grid_deep"][0], "w": runs["wide"][0]},
-        ["point", "backend"], [
-            ([where, backend], {"src": src, "config": cfg, "scenario": sc})
-            for sc, where, uml in (
-                ("d20", "against one cubic flow, 50 ms, 20 BDP, 200 s from 60 s", "v"),
-                ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"))
-            for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))], [
+        sources, list(header), [
+            ([QEMU_POINTS[sc], *labels], {"src": src, "config": cfg, "scenario": sc})
+            for sc, labels, src, cfg in rows], [
             Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
             Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
             Col("queue delay ms", "qdelay_mean_ms", 1),
-            Col("bbr_a_fair's share % (against cubic)", fn=only_at(
-                "d20", lambda rows: _mean_text([100 * float(r["shares"][0]) for r in rows]))),
+            Col("bbr_a_fair's share % (against cubic)", fn=lambda runs: (
+                _mean_text([100 * float(r["shares"][0]) for r in runs])
+                if runs and runs[0]["scenario"] in cubic else "-")),
             Col("the longest RTT class's share %", fn=only_at("c4-b2", longest_share))],
         what=f"{label}, on Debian's 6.12.117 kernel binary under QEMU (TCG, virtual time, "
              "one vCPU) beside UML's runs of the same configuration, mean +- 95 % CI "
              "half-width over the seeds (QEMU: seeds 1 and 2); the queue delay is the "
              "bottleneck's, from tc samples where the run took them",
         seed_notes=False)
+
+
+def qemu612_block(qemu, runs, cfg, label):
+    """A set's runs on Debian's 6.12 under QEMU (qemu, a screen of d20 and c4-b2) beside its
+    UML runs of the same points (runs: list_runs's)."""
+    return qemu_block(
+        {"q": qemu, "v": runs["grid_deep"][0], "w": runs["wide"][0]},
+        [(sc, [backend], src, cfg) for sc, uml in (("d20", "v"), ("c4-b2", "w"))
+         for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))], label)
 
 
 BLOCKS["avg1-qemu612"] = qemu612_block(f"{AVG1_DIR}/qemu612/screen_runs.csv", AVG1_RUNS[1],
@@ -2273,8 +2285,6 @@ BLOCKS["v0171-y-flags"] = y_flags_block(
 # 0.18.2 and 0.18.3's fair_compete_rtt_us (the competing law at one RTT for every flow), an
 # option: the pilot at the two 50 ms points, the whole list against cubic, and the crossed
 # point run by run
-CRTT_DIR = f"{COEX}/crtt-v0183"
-CRTT_LABEL = "0.18.3, the competing law at 10 ms plus the queueing delay (fair_compete_rtt_us=10000)"
 CRTT_SETS = (("p", "def", "0.18.3's defaults (the law at the flow's srtt)"),
              ("p", "q20", "0.18.3, the law at 20 ms plus the queueing delay"),
              ("p", "q10", "0.18.3, the law at 10 ms plus the queueing delay"),
@@ -2286,8 +2296,21 @@ BLOCKS["crtt-pilot"] = Table(
         ([where, label], {"src": src, "config": cfg, "scenario": sc})
         for sc, where in WEAK_POINTS for src, cfg, label in CRTT_SETS],
     cubic_point_cols(), what=cubic_point_what("the seeds"))
-BLOCKS.update(release_tables("crtt", (
-    AVG3_RUNS, cubic_runs(CRTT_LABEL, f"{CRTT_DIR}/cubic/screen_runs.csv", "q10"))))
+BLOCKS.update(release_tables("crtt", (AVG3_RUNS, CRTT_RUNS)))
+BLOCKS["v0190-identity"] = identity_block(f"{CRTT_DIR}/identity/screen_runs.csv", CRTT_RUNS[1],
+                                          ("v0190", "0.19.0"), "q10", CRTT_LABEL)
+CRTT_Q = (("def", "its defaults (the law at its srtt)"), ("q10", "fair_compete_rtt_us=10000"))
+BLOCKS["crtt-qemu612"] = qemu_block(
+    {"q": f"{CRTT_DIR}/qemu612/screen_runs.csv", "p": f"{CRTT_DIR}/pilot/screen_runs.csv",
+     "v": CRTT_RUNS[1]["grid_deep"][0], "w": CRTT_RUNS[1]["wide"][0]},
+    [(sc, [backend, text], src, cfg)
+     for sc, sets, uml in (("y0.5", CRTT_Q, "p"), ("d20", CRTT_Q[1:], "v"),
+                           ("c4-b2", CRTT_Q[1:], "w"))
+     for src, backend in (("q", "QEMU, Debian 6.12"), (uml, "UML, 6.1"))
+     for cfg, text in sets], "0.18.3", header=("point", "backend", "bbr_a_fair"))
+BLOCKS["crtt-qemu612-flags"] = y_flags_block(
+    f"{CRTT_DIR}/qemu612/screen_runs.csv", f"{CRTT_DIR}/qemu612/dips-y.csv", CRTT_Q, (1, 2),
+    "0.18.3 on Debian's 6.12.117 under QEMU")
 BLOCKS["crtt-y-flags"] = y_flags_block(
     f"{CRTT_DIR}/pilot/screen_runs.csv", f"{CRTT_DIR}/pilot/dips-y.csv",
     (("def", "its defaults (the law at its srtt)"),
