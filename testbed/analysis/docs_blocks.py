@@ -2311,6 +2311,42 @@ BLOCKS["crtt-qemu612"] = qemu_block(
 BLOCKS["crtt-qemu612-flags"] = y_flags_block(
     f"{CRTT_DIR}/qemu612/screen_runs.csv", f"{CRTT_DIR}/qemu612/dips-y.csv", CRTT_Q, (1, 2),
     "0.18.3 on Debian's 6.12.117 under QEMU")
+
+
+def longest_dip_run(test):
+    """A cell function of a dips file's rows of one run: the most dips in a row that pass
+    test."""
+    def cell(dips):
+        best = run = 0
+        for d in sorted(dips, key=lambda d: float(d["start_s"])):
+            run = run + 1 if test(d) else 0
+            best = max(best, run)
+        return str(best)
+    return cell
+
+
+def queued(d):
+    """A dip that left the competitor test's 5 ms (fair_compete_us) of queue or more."""
+    return float(d["queue_ms"]) >= 5
+
+
+# the crossed 10 / 50 ms point at 0.5 BDP run by run: why no seed flags the cubic flow
+BLOCKS["crtt-x-dips"] = Table(
+    {"c": CRTT_RUNS[1]["more"][0], "d": f"{CRTT_DIR}/list/cubic/dips-x.csv"}, ["seed"], [
+        ([str(seed)], {"src": "c", "config": "q10", "scenario": "x0.5", "seed": str(seed)})
+        for seed in range(1, 6)], [
+        Col("Jain", "jain", ci=False),
+        Col("bbr_a_fair's share %", fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
+        Col("PROBE_RTTs", fn=dip_count(), src="d"),
+        Col("leaving 5 ms of queue or more", fn=dip_count(queued), src="d"),
+        Col("most such in a row", fn=longest_dip_run(queued), src="d"),
+        Col("after which a competitor was flagged",
+            fn=dip_count(lambda d: d["compete_after"] == "1"), src="d")],
+    what=f"{CRTT_LABEL}, one 10 ms flow against one 50 ms cubic flow, 0.5 BDP (25 ms), "
+         "100 Mbit/s, 200 s measured from 60 s, one run per row; its PROBE_RTTs from its "
+         "gain trace (testbed/analyze.py --trace-dips of the screen), the queue a dip left "
+         "its lowest RTT sample above the path's",
+    seed_notes=False, unit="rows")
 BLOCKS["crtt-y-flags"] = y_flags_block(
     f"{CRTT_DIR}/pilot/screen_runs.csv", f"{CRTT_DIR}/pilot/dips-y.csv",
     (("def", "its defaults (the law at its srtt)"),
