@@ -2297,6 +2297,16 @@ BLOCKS["crtt-pilot"] = Table(
         for sc, where in WEAK_POINTS for src, cfg, label in CRTT_SETS],
     cubic_point_cols(), what=cubic_point_what("the seeds"))
 BLOCKS.update(release_tables("crtt", (AVG3_RUNS, CRTT_RUNS)))
+BLOCKS["crtt-m50"] = Table(
+    {"m3": f"{AVG3_DIR}/m50/screen_runs.csv", "m": f"{CRTT_DIR}/m50/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        (["50 per class, together, 90 s from 30 s", label],
+         {"src": src, "config": cfg, "scenario": "m50-b2"})
+        for src, cfg, label in (("m3", "avg3", AVG3_LABEL), ("m", "q10", CRTT_LABEL))], [
+        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+    what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
+         "mean +- 95 % CI half-width over the seeds",
+    seed_notes=False)
 BLOCKS["v0190-identity"] = identity_block(f"{CRTT_DIR}/identity/screen_runs.csv", CRTT_RUNS[1],
                                           ("v0190", "0.19.0"), "q10", CRTT_LABEL)
 CRTT_Q = (("def", "its defaults (the law at its srtt)"), ("q10", "fair_compete_rtt_us=10000"))
