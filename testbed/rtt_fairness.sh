@@ -300,14 +300,15 @@ log "results: $OUT"
 case $BACKEND in qemu) RATIO=8 ;; uml) RATIO=2 ;; *) RATIO=1 ;; esac
 NRUNS=$((${#CC_LIST[@]} * REPEAT)) DONE_RUNS=0 DONE_WALL=0 T_START=$(date +%s)
 ticker() { # ticker LABEL: runs in the background during one run
-	local t0 el left per nap=''
+	local t0 el left per tick
 	t0=$(date +%s)
-	# its sleep goes with it: a left-over sleep would hold the caller's pipes open for 15 s
-	trap '[[ -z $nap ]] || kill "$nap" 2>/dev/null; exit 0' TERM
+	# It waits with read's timeout on a pipe only it holds, not with a sleep: a sleep
+	# started just before the TERM (its pid not yet kept) outlived the ticker and held the
+	# caller's pipes open for 15 s. A trapped TERM interrupts the read at once.
+	exec {tick}<> <(:)
+	trap 'exit 0' TERM
 	while :; do
-		sleep 15 &
-		nap=$!
-		wait "$nap"
+		read -rt 15 -u "$tick" _ || true
 		el=$(($(date +%s) - t0))
 		per=$((DURATION * RATIO + 20))
 		((DONE_RUNS == 0)) || per=$((DONE_WALL / DONE_RUNS))

@@ -119,6 +119,21 @@ def test_uml_fault_is_not_retried(tree, tmp_path):
     assert calls == 1
 
 
+def test_progress_ticker_starts_no_process_that_outlives_it(tree, tmp_path):
+    # a sleep the ticker started just before its TERM, its pid not yet kept, outlived it and
+    # held the caller's pipes (a CI run under load took 15 s here): this sleep does not die
+    # on TERM, so a ticker that waits with any child process fails, whatever the timing
+    import time
+    _, bindir = tree
+    fake = bindir / "sleep"
+    fake.write_text("#!/bin/bash\ntrap '' TERM\nexec /bin/sleep \"$@\"\n")
+    fake.chmod(0o755)
+    t0 = time.monotonic()
+    p, calls, _ = main_job(tree, tmp_path, "qemu", ["ok"])
+    assert p.returncode == 0 and calls == 1, p.stderr
+    assert time.monotonic() - t0 < 10
+
+
 def test_progress_ticker_leaves_no_sleep_holding_the_pipe(tree, tmp_path):
     # the ticker's `sleep 15` used to outlive it and hold stdout/stderr open: whoever read
     # the main job's output through a pipe waited up to 15 s after it had ended
