@@ -2254,6 +2254,16 @@ def first_flag_run(dips):
     return f"{first[0]:.0f}" if first else "never"
 
 
+# the columns of a table of single runs ({"c": a screen, "d": its dips file}): the run's Jain
+# and bbr_a_fair's share, its PROBE_RTTs and those after which a competitor was flagged
+RUN_JAIN = Col("Jain", "jain", ci=False)
+RUN_SHARE = Col("bbr_a_fair's share %",
+                fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}")
+RUN_DIPS = Col("PROBE_RTTs", fn=dip_count(), src="d")
+RUN_FLAGGED_DIPS = Col("after which a competitor was flagged",
+                       fn=dip_count(lambda d: d["compete_after"] == "1"), src="d")
+
+
 def y_flags_block(screen, dips, sets, seeds, what):
     """The crossed 50 / 10 ms point at 0.5 BDP run by run: each seed's Jain, share and
     PROBE_RTTs of sets [(config, label)] in screen and its dips file (--trace-dips); with
@@ -2264,12 +2274,7 @@ def y_flags_block(screen, dips, sets, seeds, what):
             ([str(seed)] + ([label] if many else []),
              {"src": "c", "config": cfg, "scenario": "y0.5", "seed": str(seed)})
             for seed in seeds for cfg, label in sets], [
-            Col("Jain", "jain", ci=False),
-            Col("bbr_a_fair's share %",
-                fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
-            Col("PROBE_RTTs", fn=dip_count(), src="d"),
-            Col("after which a competitor was flagged",
-                fn=dip_count(lambda d: d["compete_after"] == "1"), src="d"),
+            RUN_JAIN, RUN_SHARE, RUN_DIPS, RUN_FLAGGED_DIPS,
             Col("first flagged, s", fn=first_flag_run, src="d")],
         what=f"{what}, one 50 ms flow against one 10 ms cubic flow, 0.5 BDP, 100 Mbit/s, "
              "200 s measured from 60 s, one run per row; its PROBE_RTTs from its gain trace "
@@ -2345,13 +2350,10 @@ BLOCKS["crtt-x-dips"] = Table(
     {"c": CRTT_RUNS[1]["more"][0], "d": f"{CRTT_DIR}/list/cubic/dips-x.csv"}, ["seed"], [
         ([str(seed)], {"src": "c", "config": "q10", "scenario": "x0.5", "seed": str(seed)})
         for seed in range(1, 6)], [
-        Col("Jain", "jain", ci=False),
-        Col("bbr_a_fair's share %", fn=lambda runs: f"{100 * float(runs[0]['shares'][0]):.1f}"),
-        Col("PROBE_RTTs", fn=dip_count(), src="d"),
+        RUN_JAIN, RUN_SHARE, RUN_DIPS,
         Col("leaving 5 ms of queue or more", fn=dip_count(queued), src="d"),
         Col("most such in a row", fn=longest_dip_run(queued), src="d"),
-        Col("after which a competitor was flagged",
-            fn=dip_count(lambda d: d["compete_after"] == "1"), src="d")],
+        RUN_FLAGGED_DIPS],
     what=f"{CRTT_LABEL}, one 10 ms flow against one 50 ms cubic flow, 0.5 BDP (25 ms), "
          "100 Mbit/s, 200 s measured from 60 s, one run per row; its PROBE_RTTs from its "
          "gain trace (testbed/analyze.py --trace-dips of the screen), the queue a dip left "
