@@ -35,6 +35,9 @@ Exit status: COMMAND's, or 124 timeout, 125 guest crash/panic (no status reporte
 123 setup failure (build, bad module, init could not start the command), 2 usage.
 Env: BBR_A_CACHE (cache dir), BBR_A_UML_JOBS (make -j, default 2),
      BBR_A_UML_KEEP=1 (keep the run dir for debugging),
+     BBR_A_UML_SOURCE=VERSION (build from this Debian revision of linux-source-6.1, e.g.
+     6.1.192-2, fetched once into the cache, rather than the installed one: a run repeats
+     byte for byte only on the revision it ran on, its job key's kernel=),
      BBR_A_UML_VARIANT=sanitize (every command: the kernel with KASAN, UBSAN, lockdep and
      kmemleak of scripts/uml/sanitize.fragment, built and cached apart, and the module
      built for it with UBSAN's checks; about 3 times slower to run).

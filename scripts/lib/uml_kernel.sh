@@ -28,13 +28,47 @@ sanitize) UML_FRAGMENTS+=("$UML_FILES/sanitize.fragment"); UML_MODULE_ARGS=(UBSA
 *) die "unknown UML kernel variant '$UML_VARIANT' (BBR_A_UML_VARIANT: sanitize, or empty)" ;;
 esac
 
+# The Debian revision of linux-source-6.1 to build from (BBR_A_UML_SOURCE): empty for the
+# installed package's. A time-travel run repeats byte for byte only on the same revision,
+# and apt installs the newest; a pinned one is fetched once into the cache (fetch_source).
+UML_SOURCE=${BBR_A_UML_SOURCE:-}
+[[ -z $UML_SOURCE || $UML_SOURCE =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] ||
+	die "BBR_A_UML_SOURCE='$UML_SOURCE' is not a Debian version (e.g. 6.1.192-2)"
+
 kernel_dir() {
-	local ver
-	[[ -r $SRC_TARBALL ]] ||
-		die "$SRC_TARBALL missing: apt-get install --no-install-recommends $SRC_PKG"
-	ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
-		die "cannot read the version of $SRC_PKG (dpkg-query)"
+	local ver=$UML_SOURCE
+	if [[ -z $ver ]]; then
+		[[ -r $SRC_TARBALL ]] ||
+			die "$SRC_TARBALL missing: apt-get install --no-install-recommends $SRC_PKG"
+		ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
+			die "cannot read the version of $SRC_PKG (dpkg-query)"
+	fi
 	echo "$CACHE/uml/$ver-${UML_VARIANT:+$UML_VARIANT-}$(hash_of "${UML_FRAGMENTS[@]}" "$UML_FILES"/*.patch)"
+}
+
+# fetch_source: the source tarball to build from: the installed package's, or that of the
+# pinned revision, downloaded (apt-get download, no root needed) and unpacked once into
+# $CACHE/uml/src/VERSION.
+fetch_source() {
+	local dir=$CACHE/uml/src/$UML_SOURCE
+	[[ -n $UML_SOURCE ]] || { echo "$SRC_TARBALL"; return; }
+	if [[ ! -f $dir/.complete ]]; then
+		need apt-get dpkg-deb
+		# under build_kernel's lock: a part left by an interrupted fetch is removed here
+		rm -rf "$dir" "$dir.part"
+		mkdir -p "$dir.part"
+		(cd "$dir.part" && apt-get download -q "$SRC_PKG=$UML_SOURCE" >&2) || {
+			rm -rf "$dir.part"
+			die "cannot download $SRC_PKG=$UML_SOURCE (apt-cache madison $SRC_PKG lists what apt serves)"
+		}
+		dpkg-deb -x "$dir.part"/*.deb "$dir.part/x" ||
+			{ rm -rf "$dir.part"; die "cannot unpack $SRC_PKG=$UML_SOURCE"; }
+		mkdir -p "$dir"
+		mv "$dir.part/x/usr/src/$SRC_PKG.tar.xz" "$dir/"
+		rm -rf "$dir.part"
+		touch "$dir/.complete"
+	fi
+	echo "$dir/$SRC_PKG.tar.xz"
 }
 
 # Every line of the fragment must hold in the final .config ("is not set" = absent or unset).
@@ -57,7 +91,7 @@ check_config() {
 # build_kernel: build the UML kernel once (cached by the source version and our patches and
 # config); prints its dir, whose tree/ is the kbuild dir.
 build_kernel() {
-	local kdir tree start p
+	local kdir tree start p tarball
 	# errexit is off in $(...): stop here rather than build into "/tree"
 	kdir=$(kernel_dir) || exit
 	tree=$kdir/tree
@@ -66,12 +100,13 @@ build_kernel() {
 	lock_file "$CACHE/uml/.build.lock" 7200
 	if [[ ! -f $kdir/.complete ]]; then
 		start=$(date +%s)
+		tarball=$(fetch_source) || exit
 		rm -rf "$kdir"
 		mkdir -p "$kdir"
 		log "building the UML kernel${UML_VARIANT:+ ($UML_VARIANT variant)} once, before anything runs:" \
 			"3 to 10 minutes on 2 cores${UML_VARIANT:+, more for a variant} (log: $kdir/build.log)"
 		{
-			tar -xJf "$SRC_TARBALL" -C "$kdir"
+			tar -xJf "$tarball" -C "$kdir"
 			mv "$kdir/$SRC_PKG" "$tree"
 			for p in "$UML_FILES"/*.patch; do
 				patch -d "$tree" -p1 --forward <"$p"
