@@ -2345,6 +2345,41 @@ def queued(d):
     return float(d["queue_ms"]) >= 5
 
 
+# its own kind in the shallow buffers: 0.18.3's runs of the list, the same jobs run again on
+# another machine, and 0.19.0 there over more seeds
+OWN_SHALLOW = (("o", "q10", CRTT_LABEL, "2026-11-28 (the list's)"),
+               ("r", "q10", CRTT_LABEL, "2026-11-29, the same jobs on another machine"),
+               ("v", "def", "0.19.0, its defaults", "2026-11-29, that machine"))
+OWN_SHALLOW_SRC = {"o": CRTT_RUNS[1]["own"][0], "r": f"{CRTT_DIR}/rerun-0183/screen_runs.csv",
+                   "v": f"{CRTT_DIR}/v0190-own/screen_runs.csv"}
+
+
+def over_bar(runs):
+    """How many of the runs retransmitted more than 1 %."""
+    return f"{sum(float(r['retrans_rate']) > 0.01 for r in runs)} of {len(runs)}"
+
+
+BLOCKS["crtt-own-shallow"] = Table(
+    OWN_SHALLOW_SRC, ["scenario", "bbr_a_fair", "runs of"], [
+        ([f"10 vs 50 ms, {bdp} BDP", label, where],
+         {"src": src, "config": cfg, "scenario": f"b{bdp}"})
+        for bdp in ("0.1", "0.2") for src, cfg, label, where in OWN_SHALLOW], [
+        *own_kind_cols(), Col("runs over 1 % retransmitted", fn=over_bar)],
+    what="against its own kind, 100 Mbit/s, 30 s measured from 5 s, mean +- 95 % CI "
+         "half-width over the seeds", seed_notes=False)
+BLOCKS["crtt-rerun-seeds"] = Table(
+    OWN_SHALLOW_SRC, ["seed", "runs of"], [
+        ([str(seed), where], {"src": src, "config": "q10", "scenario": "b0.1", "seed": str(seed)})
+        for seed in range(1, 6) for src, _, _, where in OWN_SHALLOW[:2]], [
+        RUN_JAIN,
+        Col("Mbit/s, 10 / 50 ms", fn=lambda runs: " / ".join(
+            f"{float(x):.2f}" for x in runs[0]["throughputs_mbps"].split("/"))),
+        Col("retransmitted %", fn=lambda runs: f"{100 * float(runs[0]['retrans_rate']):.2f}")],
+    what=f"{CRTT_LABEL}, its own kind, 10 vs 50 ms, 0.1 BDP, 100 Mbit/s, 30 s measured from "
+         "5 s, one run per row; both sets' job keys are the same (options, seed, module and "
+         "testbed hashes, UML kernel build)", seed_notes=False, unit="rows")
+
+
 # the crossed 10 / 50 ms point at 0.5 BDP run by run: why no seed flags the cubic flow
 BLOCKS["crtt-x-dips"] = Table(
     {"c": CRTT_RUNS[1]["more"][0], "d": f"{CRTT_DIR}/list/cubic/dips-x.csv"}, ["seed"], [
