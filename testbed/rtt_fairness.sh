@@ -289,6 +289,7 @@ if [[ $BACKEND == qemu && (-n $FLENT || -n $SIZES || $CLIENT == tcpflow) ]]; the
 	export BBR_A_GUEST_PYTHON=1
 fi
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
+HOST_MACHINE=$(host_machine) # host_cpu= and host_userland= lines of every run.env
 
 # ---- runs ------------------------------------------------------------------------------------
 results_dir "$OUT" || die "cannot create $OUT"
@@ -355,6 +356,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "buffer_packets=$PKTS"
 			echo "repeat_index=$r"
 			echo "wall_s=$(($(date +%s) - start))"
+			echo "$HOST_MACHINE"
 			[[ -z $SCENARIO ]] || echo "scenario=${SCENARIO#"$REPO"/}${POINT:+ $POINT}"
 		} >"$dir/run.env"
 	done

@@ -122,6 +122,11 @@ def provenance_line(name, table, used):
             if r.get("module_hash")]
     if keys:
         parts.append(f"job keys: {_counted(keys, table.unit)}")
+    hosts = [f"{r['host_cpu']}, userland {r.get('host_userland') or 'unknown'}" for r in runs
+             if r.get("host_cpu")]
+    if hosts:  # recorded from 2026-11-29 on
+        parts.append(f"machine {_counted(hosts, table.unit)}" + (
+            "" if len(hosts) == len(runs) else f" ({len(hosts)} {table.unit} record it)"))
     bad = sum(1 for r in runs if r["problems"])
     if bad:
         parts.append(f"{bad} {table.unit} left out as not results")

@@ -22,7 +22,10 @@ PROVENANCE = (
     ("sockbuf_bytes", "sockbuf_bytes"), ("tcp_mem", "tcp_mem"), ("sampler", "sampler"),
 )
 JOB_KEY_FIELDS = ("trace", "module_hash", "testbed_hash", "kernel_id")
-PROVENANCE_FIELDS = tuple(f for f, _ in PROVENANCE) + JOB_KEY_FIELDS
+# the machine a run was made on (run.env, from 2026-11-29 on): a guest runs the host's
+# userland, and one job key has given other runs on another machine
+HOST_FIELDS = ("host_cpu", "host_userland")
+PROVENANCE_FIELDS = tuple(f for f, _ in PROVENANCE) + JOB_KEY_FIELDS + HOST_FIELDS
 
 
 def _classes(r):
@@ -66,6 +69,7 @@ def run_provenance(r, key=None):
         v = src(r) if callable(src) else p.get(src)
         out[field] = "" if v is None else v
     out.update({k: (key or {}).get(k, "") for k in JOB_KEY_FIELDS})
+    out.update({k: p.get(k) or "" for k in HOST_FIELDS})
     return out
 
 

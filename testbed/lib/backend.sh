@@ -28,6 +28,25 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 	fi
 }
 
+# host_machine: two run.env lines that tell machines apart. A UML or QEMU guest runs the host's
+# own userland, and the same job (same key) has given other runs on another machine
+# (docs/backends.md): host_cpu, the host's CPU model, and host_userland, a hash of the
+# programs a scenario runs and the shared libraries they load. Unknown parts hash as absent.
+host_machine() {
+	local cpu b f files=()
+	cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	echo "host_cpu=${cpu:-$(uname -m)}"
+	for b in sh ip tc ping iperf3 /usr/bin/python3; do
+		f=$(command -v "$b") && files+=("$(readlink -f "$f")")
+	done
+	# ldd lists each binary's libraries as "name => path (address)" or "path (address)"
+	mapfile -t -O "${#files[@]}" files < <(ldd "${files[@]}" 2>/dev/null |
+		sed -n 's/^[[:space:]]*\([^ ]* => \)\{0,1\}\(\/[^ ]*\) (.*/\2/p' |
+		xargs -r readlink -f | sort -u)
+	((${#files[@]})) || { echo "host_userland=unknown"; return; }
+	echo "host_userland=$(sha256sum "${files[@]}" </dev/null 2>/dev/null | sort | sha256sum | cut -c1-12)"
+}
+
 # choose_backend: BACKEND auto|host|qemu|uml becomes host, qemu or uml (and KERNEL uml for
 # uml), or the run stops here with the reason.
 choose_backend() {
