@@ -1832,3 +1832,5 @@ MODULE_ALIAS("tcp_bbr_a_fair");
 MODULE_ALIAS("tcp_bbq");
 MODULE_ALIAS("tcp_da_bbr");
 MODULE_VERSION(BBR_A_VERSION);
+/* a hash of all the module's sources (Kbuild): srcversion leaves out algos/ and include/ */
+MODULE_INFO(srchash, BBR_A_SRCHASH);

@@ -290,6 +290,12 @@ if [[ $BACKEND == qemu && (-n $FLENT || -n $SIZES || $CLIENT == tcpflow) ]]; the
 fi
 [[ $ANALYSIS -eq 0 ]] || [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 is needed for the analysis"
 HOST_MACHINE=$(host_machine) # host_cpu= and host_userland= lines of every run.env
+# the srchash of the module the runs load (Kbuild: a hash of all its sources, which
+# srcversion is not); unknown for a module loaded on the host already
+MODULE_SRCHASH=
+if [[ $BACKEND != host || ! -d $MODULE_SYS ]] && ko=$(backend_module_ko 2>/dev/null); then
+	MODULE_SRCHASH=$(modinfo -F srchash "$ko" 2>/dev/null) || MODULE_SRCHASH=
+fi
 
 # ---- runs ------------------------------------------------------------------------------------
 results_dir "$OUT" || die "cannot create $OUT"
@@ -357,6 +363,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "repeat_index=$r"
 			echo "wall_s=$(($(date +%s) - start))"
 			echo "$HOST_MACHINE"
+			echo "module_srchash=$MODULE_SRCHASH"
 			[[ -z $SCENARIO ]] || echo "scenario=${SCENARIO#"$REPO"/}${POINT:+ $POINT}"
 		} >"$dir/run.env"
 	done

@@ -20,6 +20,7 @@ PROVENANCE = (
     ("backend", "backend"), ("kernel", "kernel"), ("kernel_series", "kernel_series"),
     ("module_version", "module_version"), ("module_srcversion", "module_srcversion"),
     ("sockbuf_bytes", "sockbuf_bytes"), ("tcp_mem", "tcp_mem"), ("sampler", "sampler"),
+    ("module_srchash", "module_srchash"),
 )
 JOB_KEY_FIELDS = ("trace", "module_hash", "testbed_hash", "kernel_id")
 # the machine a run was made on (run.env, from 2026-11-29 on): a guest runs the host's

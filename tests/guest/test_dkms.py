@@ -85,6 +85,13 @@ def test_dkms_install_for_6_12_autoloads_on_sysctl(tmp_path):
     info = subprocess.run(["modinfo", "-F", "vermagic", str(ko)], capture_output=True,
                           text=True).stdout
     assert info.split()[0] == rel, info
+    # the DKMS copy's srchash names the repository's sources (the testbed's module=)
+    srchash = subprocess.run(["modinfo", "-F", "srchash", str(ko)], capture_output=True,
+                             text=True).stdout.strip()
+    assert srchash == subprocess.run(
+        ["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
+         f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO}"],
+        capture_output=True, text=True, check=True).stdout.strip()
 
     out = tmp_path / "out"
     p = subprocess.run([str(GUEST), "--kernel", SERIES, "--timeout", "600", "--out", str(out),

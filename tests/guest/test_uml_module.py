@@ -4,6 +4,7 @@ bug: the RTO and the loss round, DA-BBR's recovery gain, registration when a nam
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
+import json
 import re
 import shutil
 import subprocess
@@ -88,6 +89,28 @@ def test_da_bbr_paces_at_three_quarters_in_recovery_in_probe_bw(run_testbed, tmp
 def test_da_bbr_switched_off_has_no_recovery_gain(run_testbed, tmp_path):
     rows = da_trace(run_testbed, tmp_path, "da_enable=0")
     assert rows and not [r for r in rows if r["why"] == "recovery"]
+
+
+def module_source_hash():
+    return subprocess.run(["bash", "-c", f"source {REPO}/scripts/lib/common.sh; source "
+                           f"{REPO}/scripts/lib/module.sh; module_source_hash {REPO}"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_the_module_and_its_runs_name_all_of_its_sources(run_testbed, tmp_path):
+    """modinfo's srchash is the hash of every source file, algos/ and include/ with the rest
+    (the testbed's module=); srcversion, which modpost sums over the module's own directory
+    alone, gave 0.18.3 and 0.19.0, whose defaults differ in algos/, one value. A run
+    records it."""
+    ko = subprocess.run([str(UML_SH), "module"], capture_output=True, text=True, check=True)
+    info = subprocess.run(["modinfo", "-F", "srchash", ko.stdout.strip()], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    want = module_source_hash()
+    assert re.fullmatch(r"[0-9a-f]{12}", want) and info == want
+    da_trace(run_testbed, tmp_path)
+    res = json.loads((tmp_path / "da" / "summary.json").read_text())["results"][0]
+    assert res["params"]["module_srchash"] == want
+    assert res["provenance"]["module_srchash"] == want
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from analysis import provenance  # noqa: E402
 # what a run of today's testbed records beyond the fixture's (older) params.env
 NOW = {"client": "tcpflow", "sockbuf_bytes": "67108864", "tcp_mem": "11853 15804 23706",
        "sampler": "netlink", "module_srcversion": "5768F84FEA37E05AC99C8CA",
-       "module_version": "0.5.0", "starts_s": "0,0.1", "host_cpu": "AMD EPYC",
+       "module_version": "0.5.0", "starts_s": "0,0.1", "host_cpu": "AMD EPYC", "module_srchash": "1ea4856849f2",
        "host_userland": "30bdce28a563"}
 KEY = ("--backend uml --duration 4 --rate 20 --flows-per-rtt 2 --sample-ms 100 --client auto "
        "--trace off --cc bbr --rtt 10,30 --buffer-bdp 5 --seed 1 module=c4f440068303 "
@@ -62,7 +62,7 @@ def test_a_screen_job_carries_all_of_it(tmp_path):
                                 "flows_per_class", "kernel", "module_version",
                                 "module_srcversion", "trace", "module_hash", "testbed_hash",
                                 "kernel_id", "backend", "sockbuf_bytes", "host_cpu",
-                                "host_userland")} == {
+                                "host_userland", "module_srchash")} == {
         "duration_s": "4", "warmup_s": "1", "cooldown_s": "1", "interval_start_s": "1.0",
         "interval_end_s": "3.0", "client": "tcpflow", "sample_ms": "100",
         "buffer_bytes": "375000", "bdp_bytes": "75000", "buffer_bdp": "5", "rate_mbit": "20",
@@ -70,7 +70,7 @@ def test_a_screen_job_carries_all_of_it(tmp_path):
         "module_version": "0.5.0", "module_srcversion": "5768F84FEA37E05AC99C8CA",
         "trace": "off", "module_hash": "c4f440068303", "testbed_hash": "f0039dc8e601",
         "kernel_id": "6.1.192-2-10c4e557b052", "backend": "uml", "sockbuf_bytes": "67108864",
-        "host_cpu": "AMD EPYC", "host_userland": "30bdce28a563"}
+        "host_cpu": "AMD EPYC", "host_userland": "30bdce28a563", "module_srchash": "1ea4856849f2"}
 
 
 def host_machine(path_prefix=None):
