@@ -133,6 +133,7 @@ def flow_ss(run, fl, samples, dport):
     the cumulative bytes_acked as [(time, bytes)]."""
     t0, w0, w1 = run["t0"], run["w0"], run["w1"]
     rows, last, qd, acked = [], None, [], []
+    fl["sent"] = []  # [(time, total_retrans, data_segs_out)]: flow_retrans_window's
     for up, socks in samples:
         for s in socks:
             if s["local_port"] != dport or s["peer_port"] != fl["port"]:
@@ -144,6 +145,8 @@ def flow_ss(run, fl, samples, dport):
             last = m
             if m.get("bytes_acked") is not None:
                 acked.append((t, m["bytes_acked"]))
+            if m.get("data_segs_out") is not None:
+                fl["sent"].append((t, m.get("total_retrans") or 0, m["data_segs_out"]))
             if w0 <= t <= w1 and fl["base_rtt_ms"] is not None:
                 qd.append(m["srtt_ms"] - fl["base_rtt_ms"])
             rows.append(ss_row(t, fl, m))
@@ -164,6 +167,21 @@ def flow_retrans(fl, last, mss):
         fl["segs_retrans"] = fl["retransmits"]
         fl["retrans_source"] = "iperf3"
     fl["retrans_rate"] = fl["segs_retrans"] / fl["segs_sent"] if fl["segs_sent"] else 0.0
+
+
+def flow_retrans_window(fl, w0, w1):
+    """Retransmitted and sent data segments in the measured interval [w0, w1] (sets
+    segs_retrans_window, segs_sent_window on fl; None without samples that span it): the
+    sender's cumulative tcp_info counters from its ss samples (fl["sent"], which it
+    removes), interpolated at w0 and w1. Unlike retrans_rate's whole-flow count it leaves out
+    STARTUP, as every other metric of the interval does."""
+    sent = fl.pop("sent", [])
+    fl["segs_retrans_window"] = fl["segs_sent_window"] = None
+    if len(sent) >= 2 and sent[0][0] <= w0 and sent[-1][0] >= w1 - 0.2:
+        retx = [(t, r) for t, r, _ in sent]
+        segs = [(t, n) for t, _, n in sent]
+        fl["segs_retrans_window"] = counter_at(retx, w1) - counter_at(retx, w0)
+        fl["segs_sent_window"] = counter_at(segs, w1) - counter_at(segs, w0)
 
 
 def flow_acked_window(fl, acked, w0, w1):
@@ -201,6 +219,7 @@ def flow_metrics(run, fl, inputs, tables):
     flow_retrans(fl, last, js["start"].get("tcp_mss_default") or 1448)
     fl["rtt_queueing_ms"] = mean(qd)
     flow_acked_window(fl, acked, run["w0"], run["w1"])
+    flow_retrans_window(fl, run["w0"], run["w1"])
 
 
 def queue_metrics(run, tc):
@@ -267,6 +286,8 @@ def flow_summary(fl, w0, w1):
         "base_rtt_ms": fl["base_rtt_ms"],
         "throughput_mbps": fl["throughput_mbps"],  # unrounded: the tables round, once
         "retransmits": fl["retransmits"], "retrans_rate": fl["retrans_rate"],
+        "retrans_rate_interval": (fl["segs_retrans_window"] / fl["segs_sent_window"]
+                                  if fl.get("segs_sent_window") else None),
         "segs_sent": fl["segs_sent"], "segs_retrans": fl["segs_retrans"],
         "bytes_in_interval": int(fl["bytes_window"]), "bytes_received": fl["bytes_received"],
         "rtt_queueing_ms": fl["rtt_queueing_ms"], "start_s": round(fl["offset_s"], 3),
@@ -309,6 +330,16 @@ def cc_shares(flows):
     return per_cc, list(per_class.values())
 
 
+def retrans_interval(flows):
+    """Retransmitted over sent data segments of all flows in the measured interval
+    (flow_retrans_window); None unless every flow's samples span it."""
+    retx = [fl.get("segs_retrans_window") for fl in flows]
+    segs = [fl.get("segs_sent_window") for fl in flows]
+    if not flows or None in retx or None in segs or not sum(segs):
+        return None
+    return sum(retx) / sum(segs)
+
+
 def run_summary(run, queue, snmp, netstat=None):
     """run_summary.json of one run from its flows' metrics (flow_metrics), its queue
     metrics (queue_metrics), its snmp and netstat counters (snmp_metrics, netstat_metrics);
@@ -332,6 +363,7 @@ def run_summary(run, queue, snmp, netstat=None):
         "jain": jain(fl["throughput_mbps"] for fl in flows),
         "utilization": utilization(total_w, cap, w1 - w0),
         "retrans_rate": sum(fl["segs_retrans"] for fl in flows) / segs if segs else 0.0,
+        "retrans_rate_interval": retrans_interval(flows),
         "utilization_acked": (utilization(sum(acked_w), cap, w1 - w0)
                               if None not in acked_w else None),
         "bottleneck_load": queue["bottleneck_load"],

@@ -22,7 +22,8 @@ _RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
              "throughputs_mbps", "cwnd_limited_shares", "probe_shares", "hold_shares",
              "drain_shares", "phi_means", "trace_queue_ms", "kernel", "module_version",
              "module_srcversion", "shares", "incumbent_mbps", "solo_mbps", "harm",
-             "self_harm", "latency_harm", "latency_self_harm", "problems"]
+             "self_harm", "latency_harm", "latency_self_harm", "problems",
+             "retrans_rate_interval", "startup_end_s"]
 # what made each run (provenance.py), after the columns above (those already there once:
 # rtts_ms there is "10/50")
 PROVENANCE_COLS = [f for f in PROVENANCE_FIELDS if f not in _RUN_COLS]
@@ -112,7 +113,8 @@ def _rows(entries):
                      r.get("kernel"), r.get("module_version"),
                      p.get("module_srcversion", ""), _shares(r),
                      *(e[k] for k in HARM_METRICS),
-                     "; ".join(e["problems"]),
+                     "; ".join(e["problems"]), r.get("retrans_rate_interval"),
+                     _per_flow(r["flows"], lambda t: t.get("startup_end_s")),
                      *(e["provenance"][k] for k in PROVENANCE_COLS)])
     return rows
 

@@ -19,6 +19,9 @@ DEFINITIONS = {k: v for k, v in (
     ("retransmits", "iperf3 end.sum_sent.retransmits (whole flow)"),
     ("retrans_rate", "tcp_info total_retrans / data_segs_out from the flow's last ss snapshot"
                      " (whole flow); fallback retransmits / (bytes_sent/MSS + retransmits)"),
+    ("retrans_rate_interval", "tcp_info total_retrans / data_segs_out of all flows in the"
+                              " interval (ss samples, interpolated at its ends; STARTUP left"
+                              " out); null without ss samples that span it"),
     ("queue_delay_ms", "bfifo backlog bytes * 8 / rate over tc samples in the interval"),
     ("utilization_acked", "cross-check: sum over flows of tcp_info bytes_acked (ss samples,"
                           " interpolated, shifted by the base RTT) in the interval * 8 /"

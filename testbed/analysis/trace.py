@@ -38,7 +38,8 @@ def trace_stats(rows, w0, w1):
     """Per flow, over [w0, w1]: share of PROBE_BW events per gain reason, share of events
     that found the flow cwnd-limited, mean phi, mean queueing delay rtt - min_rtt (ms) at its
     ACKs, and (bbr_a_fair, module 0.6.0+) the share that found a competitor (compete);
-    None without events."""
+    and over the whole trace the time of its first event after STARTUP (startup_end_s,
+    None while it never left); None without events."""
     pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
     if not pb:
         return None
@@ -52,7 +53,8 @@ def trace_stats(rows, w0, w1):
            "why_share": {k: round(v / len(pb), 4) for k, v in sorted(why.items())},
            "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
            "phi_mean": round(mean(phis), 4) if phis else None,
-           "queue_ms_mean": round(mean(queue), 3) if queue else None}
+           "queue_ms_mean": round(mean(queue), 3) if queue else None,
+           "startup_end_s": next((r[0] for r in rows if r[4] != 0), None)}
     if comp and pb[0][2] == "bbr_a_fair":
         out["compete_share"] = round(sum(comp) / len(comp), 4)
     return out

@@ -28,6 +28,7 @@ FIX = Path(__file__).resolve().parent / "fixtures"
 ANALYZE = REPO / "testbed" / "analyze.py"
 sys.path.insert(0, str(REPO / "testbed"))
 import analysis as analyze  # noqa: E402
+from analysis import run as run_mod  # noqa: E402
 
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
@@ -438,3 +439,24 @@ def test_cost_summary_pairs_and_ratio():
     assert s["per_gb"]["bbr"] == [10.0, 10.0, 10.0]
     with pytest.raises(analyze.AnalysisError):
         analyze.cost_summary([r for r in rows if r["cc"] == "bbr"])
+
+
+def test_retransmissions_in_the_interval_leave_startup_out():
+    """retrans_rate_interval counts the sender's tcp_info counters between the interval's
+    ends (interpolated), so a STARTUP burst before the warmup is not in it; without samples
+    that span the interval it is None, and a run's rate needs every flow's."""
+    fl = {"sent": [(0.5, 600, 1000), (2.0, 3000, 5000), (5.0, 3010, 15000), (9.0, 3030, 27000),
+                   (10.0, 3040, 30000)]}
+    run_mod.flow_retrans_window(fl, 5.0, 9.0)
+    assert "sent" not in fl
+    assert fl["segs_retrans_window"] == 20 and fl["segs_sent_window"] == 12000
+    half = {"sent": [(0.5, 600, 1000), (7.0, 3020, 21000)]}
+    run_mod.flow_retrans_window(half, 5.0, 9.0)
+    assert half["segs_retrans_window"] is None and half["segs_sent_window"] is None
+    other = {"sent": [(4.0, 0, 0), (9.5, 60, 11000)]}
+    run_mod.flow_retrans_window(other, 5.0, 9.0)
+    assert other["segs_retrans_window"] == pytest.approx(60 * 4 / 5.5)
+    assert run_mod.retrans_interval([fl, other]) == pytest.approx(
+        (20 + other["segs_retrans_window"]) / (12000 + other["segs_sent_window"]))
+    assert run_mod.retrans_interval([fl, half]) is None
+    assert run_mod.retrans_interval([]) is None
