@@ -2326,6 +2326,9 @@ BLOCKS["crtt-qemu612"] = qemu_block(
 BLOCKS["crtt-qemu612-flags"] = y_flags_block(
     f"{CRTT_DIR}/qemu612/screen_runs.csv", f"{CRTT_DIR}/qemu612/dips-y.csv", CRTT_Q, (1, 2),
     "0.18.3 on Debian's 6.12.117 under QEMU")
+BLOCKS["v0190-qemu612-flags"] = y_flags_block(
+    f"{CRTT_DIR}/qemu612-v0190/screen_runs.csv", f"{CRTT_DIR}/qemu612-v0190/dips-y.csv",
+    (("def", None),), (3, 4), "0.19.0's defaults on Debian's 6.12.117 under QEMU")
 
 
 def longest_dip_run(test):
@@ -2345,12 +2348,14 @@ def queued(d):
     return float(d["queue_ms"]) >= 5
 
 
-# its own kind in the shallow buffers: 0.18.3's runs of the list, the same jobs run again on
-# another machine, and 0.19.0 there over more seeds
+# its own kind in the shallow buffers: 0.18.3's runs of the list, the same jobs run again in
+# a later session, and 0.19.0 and 0.19.1 (no code changed) there over more seeds
 OWN_SHALLOW = (("o", "q10", CRTT_LABEL, "2026-11-28 (the list's)"),
-               ("r", "q10", CRTT_LABEL, "2026-11-29, the same jobs on another machine"),
-               ("v", "def", "0.19.0, its defaults", "2026-11-29, that machine"))
+               ("r", "q10", CRTT_LABEL, "2026-11-29, the same jobs again"),
+               ("n", "def", "0.19.1, its defaults (0.19.0's code)", "2026-11-29"),
+               ("v", "def", "0.19.0, its defaults", "2026-11-29"))
 OWN_SHALLOW_SRC = {"o": CRTT_RUNS[1]["own"][0], "r": f"{CRTT_DIR}/rerun-0183/screen_runs.csv",
+                   "n": f"{CRTT_DIR}/v0191-own/screen_runs.csv",
                    "v": f"{CRTT_DIR}/v0190-own/screen_runs.csv"}
 
 
@@ -2359,25 +2364,80 @@ def over_bar(runs):
     return f"{sum(float(r['retrans_rate']) > 0.01 for r in runs)} of {len(runs)}"
 
 
+def interval_retx(worst=False):
+    """A cell function: the runs' retransmitted % in the measured interval (STARTUP left
+    out), mean +- 95 % CI half-width or the worst run's; - where a run's file has none
+    (screens summarised before the column existed)."""
+    def cell(runs):
+        xs = [r.get("retrans_rate_interval") for r in runs]
+        if not xs or any(x in (None, "") for x in xs):
+            return "-"
+        xs = [100 * float(x) for x in xs]
+        if worst:
+            return f"{max(xs):.2f}"
+        m, h = mean_ci95(xs)
+        return f"{m:.2f}" if h is None else f"{m:.2f} +- {h:.2f}"
+    return cell
+
+
+def startup_end(flow):
+    """A cell function: when flow (0: the first class's) left STARTUP, s: the median of the
+    runs and their latest, or the one run's; - where a run's file has none."""
+    def cell(runs):
+        xs = [(r.get("startup_end_s") or "").split("/") for r in runs]
+        if not xs or any(len(x) <= flow or not x[flow] for x in xs):
+            return "-"
+        xs = sorted(float(x[flow]) for x in xs)
+        if len(xs) == 1:
+            return f"{xs[0]:.2f}"
+        return f"{percentile(xs, 50):.2f} ({xs[-1]:.2f})"
+    return cell
+
+
+def startup_split(flow):
+    """A cell function: when flow left STARTUP, s, in the runs over 1 % retransmitted (their
+    earliest .. latest) and in the others (their latest); - where a run's file has none."""
+    def cell(runs):
+        xs = [((r.get("startup_end_s") or "").split("/"), float(r["retrans_rate"]) > 0.01)
+              for r in runs]
+        if not xs or any(len(x) <= flow or not x[flow] for x, _ in xs):
+            return "-"
+        over = sorted(float(x[flow]) for x, o in xs if o)
+        rest = [float(x[flow]) for x, o in xs if not o]
+        return (f"{over[0]:.2f} .. {over[-1]:.2f}" if over else "none") + " / " + (
+            f"{max(rest):.2f}" if rest else "none")
+    return cell
+
+
 BLOCKS["crtt-own-shallow"] = Table(
     OWN_SHALLOW_SRC, ["scenario", "bbr_a_fair", "runs of"], [
         ([f"10 vs 50 ms, {bdp} BDP", label, where],
          {"src": src, "config": cfg, "scenario": f"b{bdp}"})
         for bdp in ("0.1", "0.2") for src, cfg, label, where in OWN_SHALLOW], [
-        *own_kind_cols(), Col("runs over 1 % retransmitted", fn=over_bar)],
+        *own_kind_cols(), Col("runs over 1 % retransmitted", fn=over_bar),
+        Col("retransmitted % in the interval", fn=interval_retx()),
+        Col("worst in the interval", fn=interval_retx(worst=True)),
+        Col("the 50 ms flow left STARTUP, s: median (latest)", fn=startup_end(1)),
+        Col("left STARTUP, s: runs over 1 % (earliest .. latest) / the others (latest)",
+            fn=startup_split(1))],
     what="against its own kind, 100 Mbit/s, 30 s measured from 5 s, mean +- 95 % CI "
-         "half-width over the seeds", seed_notes=False)
+         "half-width over the seeds; retransmitted %: the whole flows' (STARTUP included), "
+         "in the interval: from 5 s on (ss samples)", seed_notes=False)
 BLOCKS["crtt-rerun-seeds"] = Table(
-    OWN_SHALLOW_SRC, ["seed", "runs of"], [
-        ([str(seed), where], {"src": src, "config": "q10", "scenario": "b0.1", "seed": str(seed)})
-        for seed in range(1, 6) for src, _, _, where in OWN_SHALLOW[:2]], [
+    OWN_SHALLOW_SRC, ["seed", "bbr_a_fair", "runs of"], [
+        ([str(seed), label.split(",")[0], where],
+         {"src": src, "config": cfg, "scenario": "b0.1", "seed": str(seed)})
+        for seed in range(1, 6) for src, cfg, label, where in OWN_SHALLOW], [
         RUN_JAIN,
         Col("Mbit/s, 10 / 50 ms", fn=lambda runs: " / ".join(
             f"{float(x):.2f}" for x in runs[0]["throughputs_mbps"].split("/"))),
-        Col("retransmitted %", fn=lambda runs: f"{100 * float(runs[0]['retrans_rate']):.2f}")],
-    what=f"{CRTT_LABEL}, its own kind, 10 vs 50 ms, 0.1 BDP, 100 Mbit/s, 30 s measured from "
-         "5 s, one run per row; both sets' job keys are the same (options, seed, module and "
-         "testbed hashes, UML kernel build)", seed_notes=False, unit="rows")
+        Col("retransmitted %", fn=lambda runs: f"{100 * float(runs[0]['retrans_rate']):.2f}"),
+        Col("in the interval", fn=interval_retx()),
+        Col("the 50 ms flow left STARTUP, s", fn=startup_end(1))],
+    what="its own kind, 10 vs 50 ms, 0.1 BDP, 100 Mbit/s, 30 s measured from 5 s, one run "
+         "per row; 0.18.3's two sets have the same job keys (options, seed, module and "
+         "testbed hashes, UML kernel build), 0.19.0's and 0.19.1's modules the same code",
+    seed_notes=False, unit="rows")
 
 
 # the crossed 10 / 50 ms point at 0.5 BDP run by run: why no seed flags the cubic flow

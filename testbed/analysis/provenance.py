@@ -24,7 +24,7 @@ PROVENANCE = (
 )
 JOB_KEY_FIELDS = ("trace", "module_hash", "testbed_hash", "kernel_id")
 # the machine a run was made on (run.env, from 2026-11-29 on): a guest runs the host's
-# userland, and one job key has given other runs on another machine
+# userland, and one job key has given other runs in another session, on another machine
 HOST_FIELDS = ("host_cpu", "host_userland")
 PROVENANCE_FIELDS = tuple(f for f, _ in PROVENANCE) + JOB_KEY_FIELDS + HOST_FIELDS
 

@@ -29,9 +29,9 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 }
 
 # host_machine: two run.env lines that tell machines apart. A UML or QEMU guest runs the host's
-# own userland, and the same job (same key) has given other runs on another machine
-# (docs/backends.md): host_cpu, the host's CPU model, and host_userland, a hash of the
-# programs a scenario runs and the shared libraries they load. Unknown parts hash as absent.
+# own userland, and the same job (same key) has given other runs in another session, on
+# another machine (docs/backends.md): host_cpu, the host's CPU model, and host_userland, a
+# hash of the programs a scenario runs and the shared libraries they load.
 host_machine() {
 	local cpu b f files=()
 	cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
