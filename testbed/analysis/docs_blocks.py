@@ -2454,6 +2454,18 @@ BLOCKS["crtt-x-dips"] = Table(
          "gain trace (testbed/analyze.py --trace-dips of the screen), the queue a dip left "
          "its lowest RTT sample above the path's",
     seed_notes=False, unit="rows")
+# 0.19.1 (0.19.0's code, another binary) at three points against cubic, beside the runs of
+# 0.18.3 with the same law the docs give: a new binary's trajectories, the same code's spread
+BLOCKS["v0191-cubic"] = Table(
+    {**AVG1_MORE, "p": f"{CRTT_DIR}/pilot/screen_runs.csv", "l": CRTT_RUNS[1]["more"][0],
+     "n": f"{CRTT_DIR}/v0191-cubic/screen_runs.csv"},
+    ["point", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where, old in (("c0.5", "20 ms, 0.5 BDP", "l"), *(
+            (sc, where, "p") for sc, where in WEAK_POINTS))
+        for src, cfg, label in ((old, "q10", CRTT_LABEL),
+                                ("n", "def", "0.19.1, its defaults (0.19.0's code)"))],
+    cubic_point_cols(), what=cubic_point_what("the seeds"))
 BLOCKS["crtt-y-flags"] = y_flags_block(
     f"{CRTT_DIR}/pilot/screen_runs.csv", f"{CRTT_DIR}/pilot/dips-y.csv",
     (("def", "its defaults (the law at its srtt)"),
