@@ -2359,9 +2359,14 @@ OWN_SHALLOW_SRC = {"o": CRTT_RUNS[1]["own"][0], "r": f"{CRTT_DIR}/rerun-0183/scr
                    "v": f"{CRTT_DIR}/v0190-own/screen_runs.csv"}
 
 
+def retx_over_bar(run):
+    """Whether a run retransmitted more than 1 % over its whole flows."""
+    return float(run["retrans_rate"]) > 0.01
+
+
 def over_bar(runs):
     """How many of the runs retransmitted more than 1 %."""
-    return f"{sum(float(r['retrans_rate']) > 0.01 for r in runs)} of {len(runs)}"
+    return f"{sum(map(retx_over_bar, runs))} of {len(runs)}"
 
 
 def interval_retx(worst=False):
@@ -2380,14 +2385,23 @@ def interval_retx(worst=False):
     return cell
 
 
+def startup_ends(runs, flow):
+    """When flow (0: the first class's) left STARTUP in each run, s; None if a run's file
+    does not say (screens summarised before the column existed)."""
+    xs = [(r.get("startup_end_s") or "").split("/") for r in runs]
+    if not xs or any(len(x) <= flow or not x[flow] for x in xs):
+        return None
+    return [float(x[flow]) for x in xs]
+
+
 def startup_end(flow):
-    """A cell function: when flow (0: the first class's) left STARTUP, s: the median of the
-    runs and their latest, or the one run's; - where a run's file has none."""
+    """A cell function: when flow left STARTUP, s: the median of the runs and their latest,
+    or the one run's; - where a run's file has none."""
     def cell(runs):
-        xs = [(r.get("startup_end_s") or "").split("/") for r in runs]
-        if not xs or any(len(x) <= flow or not x[flow] for x in xs):
+        xs = startup_ends(runs, flow)
+        if xs is None:
             return "-"
-        xs = sorted(float(x[flow]) for x in xs)
+        xs.sort()
         if len(xs) == 1:
             return f"{xs[0]:.2f}"
         return f"{percentile(xs, 50):.2f} ({xs[-1]:.2f})"
@@ -2398,12 +2412,11 @@ def startup_split(flow):
     """A cell function: when flow left STARTUP, s, in the runs over 1 % retransmitted (their
     earliest .. latest) and in the others (their latest); - where a run's file has none."""
     def cell(runs):
-        xs = [((r.get("startup_end_s") or "").split("/"), float(r["retrans_rate"]) > 0.01)
-              for r in runs]
-        if not xs or any(len(x) <= flow or not x[flow] for x, _ in xs):
+        xs = startup_ends(runs, flow)
+        if xs is None:
             return "-"
-        over = sorted(float(x[flow]) for x, o in xs if o)
-        rest = [float(x[flow]) for x, o in xs if not o]
+        over = sorted(x for x, r in zip(xs, runs) if retx_over_bar(r))
+        rest = [x for x, r in zip(xs, runs) if not retx_over_bar(r)]
         return (f"{over[0]:.2f} .. {over[-1]:.2f}" if over else "none") + " / " + (
             f"{max(rest):.2f}" if rest else "none")
     return cell
