@@ -170,6 +170,15 @@ BBR_PARAM(fair_compete_recut, 1, 0, 1,
 	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
+BBR_PARAM(fair_startup_loss, 0, 0, 1,
+	  "bbr_a_fair: 1 a round in STARTUP that lost more than loss_thresh of its packets, and at least 8, ends STARTUP as a full pipe does; 0 only three rounds without bw growth end it");
+
+/*
+ * With fair_startup_loss, the fewest packets a round in STARTUP must lose to
+ * end it: a handful of losses early in STARTUP, when a round carries few
+ * packets, can be well over loss_thresh without saying the pipe is full.
+ */
+#define BBR_A_FAIR_STARTUP_LOSSES	8
 
 /* The window after which rtt_max's queueing part halves, seconds. */
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
@@ -251,6 +260,7 @@ struct bbr_a_fair_event_params {
 	u8	compete_clear_dips;
 	u8	compete_drop;
 	u8	compete_recut;
+	u8	startup_loss;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -306,6 +316,7 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
 	e->compete_drop = bbr_param(fair_compete_drop);
 	e->compete_recut = bbr_param(fair_compete_recut);
+	e->startup_loss = bbr_param(fair_startup_loss);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -483,12 +494,33 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 }
 
 /*
- * A round ends: the loss round's verdict. With fair_compete_recut, a lossy
- * round while competing, inside a recovery whose cut is over two srtts old,
- * cuts the bound again from where it is (bbr_a_recut_due): a new cut would
- * otherwise wait for the recovery's end, and heavy losses can hold TCP in
- * one recovery for many seconds while the law regrows the bound and cwnd
- * with it.
+ * A lossy round in STARTUP: with fair_startup_loss, one that lost at least
+ * BBR_A_FAIR_STARTUP_LOSSES packets says the pipe and its buffer are full,
+ * and STARTUP ends (bbr_check_drain hands over to DRAIN). Waiting for three
+ * rounds without bw growth instead goes on doubling inflight into a shallow
+ * buffer while another flow's exit still lets bw grow, and most of a
+ * flow's retransmissions at 0.1 BDP were from that STARTUP.
+ */
+static __always_inline void bbr_a_fair_startup_lossy(struct sock *sk, u32 lost)
+{
+	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_event_params e;
+
+	if (lost < BBR_A_FAIR_STARTUP_LOSSES)
+		return;
+	bbr_a_fair_event_load(&e);
+	if (e.startup_loss)
+		bbr->full_bw_reached = 1;
+}
+
+/*
+ * A round ends: the loss round's verdict, which in STARTUP may end it
+ * (bbr_a_fair_startup_lossy). With fair_compete_recut, a lossy round while
+ * competing, inside a recovery whose cut is over two srtts old, cuts the
+ * bound again from where it is (bbr_a_recut_due): a new cut would otherwise
+ * wait for the recovery's end, and heavy losses can hold TCP in one
+ * recovery for many seconds while the law regrows the bound and cwnd with
+ * it.
  */
 static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 						 const struct bbr_ctx *c)
@@ -497,10 +529,13 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_fair_event_params e;
+	u32 lost = tcp_sk(sk)->lost - f->loss.lost;
 	u32 x;
 
 	f->lossy = bbr_a_loss_round_end(sk, &f->loss, f->lossy,
 					p->loss_thresh);
+	if (f->lossy && bbr->mode == BBR_STARTUP)
+		bbr_a_fair_startup_lossy(sk, lost);
 	if (!f->lossy || !f->compete || !f->hi_valid || !p->hi ||
 	    bbr->mode != BBR_PROBE_BW)
 		return;

@@ -136,3 +136,34 @@ def test_a_slow_flow_holds_its_floor_at_probe_rtt_with_fair_slow_budget(run_test
         assert common == 2, sorted(held)
     else:
         assert common > 2, sorted(held)
+
+
+def startup_exit(trace_csv, flow):
+    """(time, row) of the flow's first trace event after STARTUP (mode 0)."""
+    with open(trace_csv) as f:
+        for r in csv.DictReader(f):
+            if r["flow"] == flow and r["mode"] != "0":
+                return float(r["t_s"]), r
+    raise AssertionError(f"flow {flow} never left STARTUP")
+
+
+def test_a_lossy_round_ends_startup_with_fair_startup_loss(run_testbed, tmp_path):
+    """10 ms vs 50 ms at 0.1 BDP: STARTUP doubles inflight into a buffer of a few packets,
+    and BBRv1's exit waits for three rounds without bw growth, all of them losing. With
+    fair_startup_loss=1 the first round that lost over loss_thresh (and 8 packets) ends it:
+    the 10 ms flow leaves STARTUP at least two of its rounds earlier, on a lossy round
+    (seed 1: 0.09 s against 0.14 s).
+
+    Regression test for bbr_a_fair_startup_lossy(): without it both runs leave at once."""
+    exits = {}
+    for value in (0, 1):
+        out = tmp_path / f"sl{value}"
+        r = run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,50", "--buffer-bdp", "0.1",
+                        "--duration", "10", "--warmup", "5", "--sample-ms", "0",
+                        "--seed", "1", "--module-param", f"fair_startup_loss={value}")
+        assert f"fair_startup_loss={value}" in \
+            r["results"][0]["params"]["module_params_effective"].split()
+        exits[value] = startup_exit(out / "bbr_a_fair" / "run1" / "trace.csv", "1")
+    (t0, _), (t1, row) = exits[0], exits[1]
+    assert row["lossy"] == "1", row
+    assert t1 < t0 - 0.02, (t0, t1)
