@@ -23,7 +23,7 @@ _RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
              "drain_shares", "phi_means", "trace_queue_ms", "kernel", "module_version",
              "module_srcversion", "shares", "incumbent_mbps", "solo_mbps", "harm",
              "self_harm", "latency_harm", "latency_self_harm", "problems",
-             "retrans_rate_interval", "startup_end_s"]
+             "retrans_rate_interval", "startup_end_s", "startup_bw_mbps"]
 # what made each run (provenance.py), after the columns above (those already there once:
 # rtts_ms there is "10/50")
 PROVENANCE_COLS = [f for f in PROVENANCE_FIELDS if f not in _RUN_COLS]
@@ -115,6 +115,7 @@ def _rows(entries):
                      *(e[k] for k in HARM_METRICS),
                      "; ".join(e["problems"]), r.get("retrans_rate_interval"),
                      _per_flow(r["flows"], lambda t: t.get("startup_end_s")),
+                     _per_flow(r["flows"], lambda t: t.get("startup_bw_mbps")),
                      *(e["provenance"][k] for k in PROVENANCE_COLS)])
     return rows
 

@@ -39,7 +39,8 @@ def trace_stats(rows, w0, w1):
     that found the flow cwnd-limited, mean phi, mean queueing delay rtt - min_rtt (ms) at its
     ACKs, and (bbr_a_fair, module 0.6.0+) the share that found a competitor (compete);
     and over the whole trace the time of its first event after STARTUP (startup_end_s,
-    None while it never left); None without events."""
+    None while it never left) and its bw there, Mbit/s (startup_bw_mbps: the max filter
+    STARTUP ended with); None without events."""
     pb = [r for r in rows if w0 <= r[0] <= w1 and r[4] == 2]
     if not pb:
         return None
@@ -54,7 +55,10 @@ def trace_stats(rows, w0, w1):
            "cwnd_limited_share": round(sum(r[16] for r in pb) / len(pb), 4),
            "phi_mean": round(mean(phis), 4) if phis else None,
            "queue_ms_mean": round(mean(queue), 3) if queue else None,
-           "startup_end_s": next((r[0] for r in rows if r[4] != 0), None)}
+           "startup_end_s": None, "startup_bw_mbps": None}
+    left = next((r for r in rows if r[4] != 0), None)
+    if left:
+        out["startup_end_s"], out["startup_bw_mbps"] = left[0], left[13]
     if comp and pb[0][2] == "bbr_a_fair":
         out["compete_share"] = round(sum(comp) / len(comp), 4)
     return out

@@ -33,7 +33,8 @@ def test_parse_and_select_one_flow(tmp_path):
     assert stats == {"events": 2, "why_share": {"drain": 0.5, "probe": 0.5},
                      "cwnd_limited_share": 0.5, "phi_mean": 0.75,
                      "queue_ms_mean": 8.0,  # (2 ms + 14 ms) / 2
-                     "startup_end_s": 1.5}  # its first event out of STARTUP, any time
+                     "startup_end_s": 1.5,  # its first event out of STARTUP, any time
+                     "startup_bw_mbps": 20.0}  # and its bw there
     assert analyze.trace_stats(rows, 3.0, 5.0) is None
 
 
@@ -45,6 +46,8 @@ def test_startup_ends_at_the_first_event_out_of_it():
                 50000, 20.0, 100, 90, 0, 0, 0, 0, 0.0, 0]
     rows = [row(0.1, 0), row(0.5, 0), row(0.91, 1), row(1.0, 2), row(6.0, 2)]
     assert analyze.trace_stats(rows, 5.0, 7.0)["startup_end_s"] == 0.91
+    rows[2][13] = 37.5  # the DRAIN event's bw: what STARTUP ended with
+    assert analyze.trace_stats(rows, 5.0, 7.0)["startup_bw_mbps"] == 37.5
     assert analyze.trace_stats([row(0.1, 0), row(6.0, 0)] + [row(6.5, 2)], 6.2, 7.0)[
         "startup_end_s"] == 6.5
     assert analyze.trace_stats([row(0.1, 0)], 0.0, 7.0) is None
