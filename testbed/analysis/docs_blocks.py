@@ -2422,6 +2422,19 @@ def startup_split(flow):
     return cell
 
 
+def startup_bw(flow):
+    """A cell function: flow's bw when it left STARTUP (the max filter STARTUP ended with),
+    Mbit/s: the median of the runs (their lowest .. highest); - where a run's file has none
+    (screens summarised before the column existed)."""
+    def cell(runs):
+        xs = [(r.get("startup_bw_mbps") or "").split("/") for r in runs]
+        if not xs or any(len(x) <= flow or not x[flow] for x in xs):
+            return "-"
+        xs = sorted(float(x[flow]) for x in xs)
+        return f"{percentile(xs, 50):.1f} ({xs[0]:.1f} .. {xs[-1]:.1f})"
+    return cell
+
+
 BLOCKS["crtt-own-shallow"] = Table(
     OWN_SHALLOW_SRC, ["scenario", "bbr_a_fair", "runs of"], [
         ([f"10 vs 50 ms, {bdp} BDP", label, where],
@@ -2436,6 +2449,26 @@ BLOCKS["crtt-own-shallow"] = Table(
     what="against its own kind, 100 Mbit/s, 30 s measured from 5 s, mean +- 95 % CI "
          "half-width over the seeds; retransmitted %: the whole flows' (STARTUP included), "
          "in the interval: from 5 s on (ss samples)", seed_notes=False)
+# 0.19.2's fair_startup_loss (a lossy round ends STARTUP) beside its defaults, at the two
+# shallow own-kind points, with 0.19.1's runs of the same code as its defaults
+STARTUP_LOSS = (("n", "def", "0.19.1, its defaults"),
+                ("s", "def", "0.19.2, its defaults (0.19.1's algorithm)"),
+                ("s", "sl", "0.19.2, a lossy round ends STARTUP (fair_startup_loss=1)"))
+BLOCKS["v0192-startup"] = Table(
+    {**OWN_SHALLOW_SRC, "s": f"{CRTT_DIR}/v0192-own/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        ([f"10 vs 50 ms, {bdp} BDP", label], {"src": src, "config": cfg, "scenario": f"b{bdp}"})
+        for bdp in ("0.1", "0.2") for src, cfg, label in STARTUP_LOSS], [
+        *own_kind_cols(), Col("runs over 1 % retransmitted", fn=over_bar),
+        Col("retransmitted % in the interval", fn=interval_retx()),
+        Col("worst in the interval", fn=interval_retx(worst=True)),
+        Col("the 10 ms flow left STARTUP, s: median (latest)", fn=startup_end(0)),
+        Col("the 50 ms flow left STARTUP, s: median (latest)", fn=startup_end(1)),
+        Col("its bw then, Mbit/s: median (lowest .. highest)", fn=startup_bw(1))],
+    what="against its own kind, 100 Mbit/s, 30 s measured from 5 s, mean +- 95 % CI "
+         "half-width over the seeds; retransmitted %: the whole flows' (STARTUP included), "
+         "in the interval: from 5 s on (ss samples); bw: the max filter STARTUP ended with",
+    seed_notes=False)
 BLOCKS["crtt-rerun-seeds"] = Table(
     OWN_SHALLOW_SRC, ["seed", "bbr_a_fair", "runs of"], [
         ([str(seed), label.split(",")[0], where],
