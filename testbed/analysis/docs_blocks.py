@@ -2512,6 +2512,26 @@ BLOCKS["v0191-cubic"] = Table(
         for src, cfg, label in ((old, "q10", CRTT_LABEL),
                                 ("n", "def", "0.19.1, its defaults (0.19.0's code)"))],
     cubic_point_cols(), what=cubic_point_what("the seeds"))
+# 0.19.2's fair_startup_loss against cubic at the shallow points, where its STARTUP loses,
+# beside its defaults and the list's runs (0.18.3 with 0.19.0's default)
+V0192_DIR = f"{CRTT_DIR}/v0192"
+BLOCKS["v0192-cubic-shallow"] = Table(
+    {**AVG1_MORE, "l": CRTT_RUNS[1]["more"][0], "s": f"{V0192_DIR}/cubic/screen_runs.csv"},
+    ["point", "bbr_a_fair"], [
+        ([where, label], {"src": src, "config": cfg, "scenario": sc})
+        for sc, where in (("c0.5", "20 ms, 0.5 BDP"), ("d0.5", "50 ms, 0.5 BDP"),
+                          ("y0.5", "50 / 10 ms (cubic), 0.5 BDP"),
+                          ("x0.5", "10 / 50 ms (cubic), 0.5 BDP"))
+        for src, cfg, label in (("l", "q10", CRTT_LABEL),
+                                ("s", "def", "0.19.2, its defaults"),
+                                ("s", "sl", "0.19.2, fair_startup_loss=1"))],
+    cubic_point_cols(Col("retransmitted %", "retrans_rate", 2, 100), WORST_RETX,
+                     Col("bbr_a_fair left STARTUP, s: median (latest)", fn=startup_end(0)),
+                     Col("its bw then, Mbit/s: median (lowest .. highest)",
+                         fn=startup_bw(0))),
+    what=cubic_point_what("the seeds") + "; retransmitted %: both flows', whole flows; bw: "
+    "the max filter STARTUP ended with; the list's runs of 0.18.3 (seeds 1..5) were "
+    "summarised before the STARTUP columns existed")
 BLOCKS["crtt-y-flags"] = y_flags_block(
     f"{CRTT_DIR}/pilot/screen_runs.csv", f"{CRTT_DIR}/pilot/dips-y.csv",
     (("def", "its defaults (the law at its srtt)"),
