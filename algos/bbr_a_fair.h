@@ -93,6 +93,12 @@
  * (fair_compete_dips): while the start of a hundred flows settles, their
  * first two dips can both leave one.
  *
+ * STARTUP also ends at a round that lost more than loss_thresh of its
+ * packets (fair_startup_loss), as BBRv2's does: in a shallow buffer, the
+ * three rounds without bw growth BBRv1 waits for can be many more while
+ * another flow's exit lets this one's bw go on growing, each of them
+ * doubling inflight into a full buffer.
+ *
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
@@ -170,7 +176,7 @@ BBR_PARAM(fair_compete_recut, 1, 0, 1,
 	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
-BBR_PARAM(fair_startup_loss, 0, 0, 1,
+BBR_PARAM(fair_startup_loss, 1, 0, 1,
 	  "bbr_a_fair: 1 a round in STARTUP that lost more than loss_thresh of its packets, and at least 8, ends STARTUP as a full pipe does; 0 only three rounds without bw growth end it");
 
 /*
@@ -496,10 +502,9 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 /*
  * A lossy round in STARTUP: with fair_startup_loss, one that lost at least
  * BBR_A_FAIR_STARTUP_LOSSES packets says the pipe and its buffer are full,
- * and STARTUP ends (bbr_check_drain hands over to DRAIN). Waiting for three
- * rounds without bw growth instead goes on doubling inflight into a shallow
- * buffer while another flow's exit still lets bw grow, and most of a
- * flow's retransmissions at 0.1 BDP were from that STARTUP.
+ * and STARTUP ends (bbr_check_drain hands over to DRAIN) with the bw it
+ * has, rather than doubling inflight into the full buffer until three
+ * rounds without bw growth.
  */
 static __always_inline void bbr_a_fair_startup_lossy(struct sock *sk, u32 lost)
 {
