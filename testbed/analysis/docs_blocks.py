@@ -433,6 +433,11 @@ AVG3_RUNS = list_runs(AVG3_LABEL, f"{AVG3_DIR}/list", "avg3")
 CRTT_DIR = f"{COEX}/crtt-v0183"
 CRTT_LABEL = "0.18.3, the competing law at 10 ms plus the queueing delay (fair_compete_rtt_us=10000)"
 CRTT_RUNS = list_runs(CRTT_LABEL, f"{CRTT_DIR}/list", "q10")
+# 0.19.2 with a lossy round ending STARTUP (fair_startup_loss=1, 0.20.0's default) on the
+# whole list
+V0192_DIR = f"{CRTT_DIR}/v0192"
+SL_LABEL = "0.19.2, a lossy round ends STARTUP (fair_startup_loss=1)"
+SL_RUNS = list_runs(SL_LABEL, V0192_DIR, "sl")
 
 
 def release_tables(prefix, releases, extra=()):
@@ -634,18 +639,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": CRTT_RUNS[1]["own"][0]},
-                                          where_rows("q10")),
-    "readme-coexistence": Table({"h": CRTT_RUNS[1]["grid_shallow"][0], **GRID200},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": SL_RUNS[1]["own"][0]},
+                                          where_rows("sl")),
+    "readme-coexistence": Table({"h": SL_RUNS[1]["grid_shallow"][0], **GRID200},
                                 ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="q10"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="q10"),
-            Col("Jain", "jain", config="q10"),
-            Col("worst Jain", "jain", extreme="min", config="q10"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="q10"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="q10"),
+            Col("runs", "runs", config="sl"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="sl"),
+            Col("Jain", "jain", config="sl"),
+            Col("worst Jain", "jain", extreme="min", config="sl"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="sl"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="sl"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
@@ -2302,12 +2307,23 @@ BLOCKS["crtt-pilot"] = Table(
         for sc, where in WEAK_POINTS for src, cfg, label in CRTT_SETS],
     cubic_point_cols(), what=cubic_point_what("the seeds"))
 BLOCKS.update(release_tables("crtt", (AVG3_RUNS, CRTT_RUNS)))
+BLOCKS.update(release_tables("v0192", (CRTT_RUNS, SL_RUNS)))
 BLOCKS["crtt-m50"] = Table(
     {"m3": f"{AVG3_DIR}/m50/screen_runs.csv", "m": f"{CRTT_DIR}/m50/screen_runs.csv"},
     ["scenario", "bbr_a_fair"], [
         (["50 per class, together, 90 s from 30 s", label],
          {"src": src, "config": cfg, "scenario": "m50-b2"})
         for src, cfg, label in (("m3", "avg3", AVG3_LABEL), ("m", "q10", CRTT_LABEL))], [
+        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+    what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
+         "mean +- 95 % CI half-width over the seeds",
+    seed_notes=False)
+BLOCKS["v0192-m50"] = Table(
+    {"m": f"{CRTT_DIR}/m50/screen_runs.csv", "s": f"{V0192_DIR}/m50/screen_runs.csv"},
+    ["scenario", "bbr_a_fair"], [
+        (["50 per class, together, 90 s from 30 s", label],
+         {"src": src, "config": cfg, "scenario": "m50-b2"})
+        for src, cfg, label in (("m", "q10", CRTT_LABEL), ("s", "sl", SL_LABEL))], [
         *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
     what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
          "mean +- 95 % CI half-width over the seeds",
@@ -2469,6 +2485,56 @@ BLOCKS["v0192-startup"] = Table(
          "half-width over the seeds; retransmitted %: the whole flows' (STARTUP included), "
          "in the interval: from 5 s on (ss samples); bw: the max filter STARTUP ended with",
     seed_notes=False)
+# what a run is made of, to the last digit: two runs with these equal are one trajectory
+RUN_DIGITS = ("jain", "utilization", "retrans_rate", "qdelay_mean_ms", "throughputs_mbps")
+
+
+def same_runs(runs):
+    """A cell function: of the seeds run with both the defaults (def) and
+    fair_startup_loss=1 (sl), how many gave the same run to the last digit (RUN_DIGITS)."""
+    by = {}
+    for r in runs:
+        by.setdefault(r["seed"], {})[r["config"]] = r
+    pairs = [d for d in by.values() if "def" in d and "sl" in d]
+    same = sum(all(d["def"][k] == d["sl"][k] for k in RUN_DIGITS) for d in pairs)
+    return f"{same} of {len(pairs)}"
+
+
+V0192_SAME = (("o", "own kind, 30 s", (
+    ("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
+    ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
+    ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
+    ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
+    ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss"))),
+    ("c", "against cubic, 200 s", (*((sc, grid_label(sc)) for sc in GRID_POINTS), *(
+        (f"{p}{b}", f"{where}, {b} BDP")
+        for p, where in (("x", "10 / 50 ms (cubic)"), ("y", "50 / 10 ms (cubic)"),
+                         ("f", "20 ms, one against four"))
+        for b in ("0.5", "2", "20")))))
+BLOCKS["v0192-same"] = Table(
+    {"o": f"{V0192_DIR}/own-30s/screen_runs.csv", "c": f"{V0192_DIR}/cubic/screen_runs.csv"},
+    ["runs", "point"], [([kind, where], {"src": src, "scenario": sc})
+                        for src, kind, points in V0192_SAME for sc, where in points],
+    [Col("seeds with the same run, defaults and fair_startup_loss=1", fn=same_runs)],
+    what="0.19.2, one build, UML 6.1.192 in time travel; the same run: Jain, utilisation, "
+         "retransmissions, queue delay and every flow's throughput equal to the last digit",
+    seed_notes=False, unit="rows")
+BLOCKS["v0200-identity"] = Table(
+    {"i": f"{V0192_DIR}/identity/screen_runs.csv", "w": SL_RUNS[1]["wide"][0],
+     "v": SL_RUNS[1]["grid_deep"][0], "o": SL_RUNS[1]["own"][0]},
+    ["point", "bbr_a_fair"], [
+        ([where, text], {"src": src, "config": c, "scenario": sc, "seed": "1"})
+        for sc, where, uml in (
+            ("b0.2", "its own kind, 10 vs 50 ms, 0.2 BDP, 30 s", "o"),
+            ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
+            ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
+        for src, c, text in (("i", "v0200", "0.20.0, its defaults"), (uml, "sl", SL_LABEL))], [
+        Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
+        Col("queue delay ms", "qdelay_mean_ms", 3, ci=False),
+        Col("retransmitted %", "retrans_rate", 4, 100, ci=False)],
+    what="seed 1 of each, UML 6.1.192 in time travel; one run each; at 0.2 BDP the option "
+         "acts, at the other two STARTUP loses nothing",
+    seed_notes=False)
 BLOCKS["v0192-qemu612"] = Table(
     {"q": f"{CRTT_DIR}/v0192/qemu612-own/screen_runs.csv"}, ["scenario", "bbr_a_fair"], [
         ([f"10 vs 50 ms, {bdp} BDP", label], {"src": "q", "config": cfg, "scenario": f"b{bdp}"})
@@ -2525,7 +2591,6 @@ BLOCKS["v0191-cubic"] = Table(
     cubic_point_cols(), what=cubic_point_what("the seeds"))
 # 0.19.2's fair_startup_loss against cubic at the shallow points, where its STARTUP loses,
 # beside its defaults and the list's runs (0.18.3 with 0.19.0's default)
-V0192_DIR = f"{CRTT_DIR}/v0192"
 BLOCKS["v0192-cubic-shallow"] = Table(
     {**AVG1_MORE, "l": CRTT_RUNS[1]["more"][0], "s": f"{V0192_DIR}/cubic/screen_runs.csv"},
     ["point", "bbr_a_fair"], [
