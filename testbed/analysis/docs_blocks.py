@@ -2101,23 +2101,27 @@ BLOCKS["avg3-qemu612"] = qemu612_block(f"{AVG3_DIR}/qemu612/screen_runs.csv", AV
 
 # 0.17.0's defaults against 0.16.3 with allavg1, seed 1; and what happens at the two 50 ms
 # points over time: each run's share in 20 s windows, and when its competitor flag was set
-def identity_block(identity, runs, release, cfg, label):
+IDENTITY_POINTS = (("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "wide"),
+                   ("d20", "against one cubic flow, 50 ms, 20 BDP", "grid_deep"))
+
+
+def identity_block(identity, runs, release, cfg, label, points=IDENTITY_POINTS, extra=(),
+                   what="seed 1 of each, UML 6.1.192 in time travel; one run each, to six "
+                        "digits"):
     """A release's defaults (release: its config in the screen identity, and its version)
     beside the runs of the option set it made its defaults (cfg in runs, list_runs's), seed
-    1 at two points."""
+    1 at each of points (scenario, label, the list_runs key of the set's screen there);
+    extra: columns after Jain, the first flow's rate and the queue delay."""
     return Table(
-        {"i": identity, "w": runs["wide"][0], "v": runs["grid_deep"][0]},
+        {"i": identity, **{kind: runs[kind][0] for _, _, kind in points}},
         ["point", "bbr_a_fair"], [
             ([where, text], {"src": src, "config": c, "scenario": sc, "seed": "1"})
-            for sc, where, uml in (
-                ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
-                ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
+            for sc, where, kind in points
             for src, c, text in (("i", release[0], f"{release[1]}, its defaults"),
-                                 (uml, cfg, label))], [
+                                 (kind, cfg, label))], [
             Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
-            Col("queue delay ms", "qdelay_mean_ms", 3, ci=False)],
-        what="seed 1 of each, UML 6.1.192 in time travel; one run each, to six digits",
-        seed_notes=False)
+            Col("queue delay ms", "qdelay_mean_ms", 3, ci=False), *extra],
+        what=what, seed_notes=False)
 
 
 BLOCKS["v0170-identity"] = identity_block(f"{AVG1_DIR}/identity/screen_runs.csv", AVG1_RUNS[1],
@@ -2308,26 +2312,25 @@ BLOCKS["crtt-pilot"] = Table(
     cubic_point_cols(), what=cubic_point_what("the seeds"))
 BLOCKS.update(release_tables("crtt", (AVG3_RUNS, CRTT_RUNS)))
 BLOCKS.update(release_tables("v0192", (CRTT_RUNS, SL_RUNS)))
-BLOCKS["crtt-m50"] = Table(
-    {"m3": f"{AVG3_DIR}/m50/screen_runs.csv", "m": f"{CRTT_DIR}/m50/screen_runs.csv"},
-    ["scenario", "bbr_a_fair"], [
-        (["50 per class, together, 90 s from 30 s", label],
-         {"src": src, "config": cfg, "scenario": "m50-b2"})
-        for src, cfg, label in (("m3", "avg3", AVG3_LABEL), ("m", "q10", CRTT_LABEL))], [
-        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
-    what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
-         "mean +- 95 % CI half-width over the seeds",
-    seed_notes=False)
-BLOCKS["v0192-m50"] = Table(
-    {"m": f"{CRTT_DIR}/m50/screen_runs.csv", "s": f"{V0192_DIR}/m50/screen_runs.csv"},
-    ["scenario", "bbr_a_fair"], [
-        (["50 per class, together, 90 s from 30 s", label],
-         {"src": src, "config": cfg, "scenario": "m50-b2"})
-        for src, cfg, label in (("m", "q10", CRTT_LABEL), ("s", "sl", SL_LABEL))], [
-        *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
-    what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
-         "mean +- 95 % CI half-width over the seeds",
-    seed_notes=False)
+def m50_block(sets):
+    """Fifty flows per class started together, one row per set (source key, screen_runs.csv,
+    config, label)."""
+    return Table(
+        {key: path for key, path, _, _ in sets}, ["scenario", "bbr_a_fair"], [
+            (["50 per class, together, 90 s from 30 s", label],
+             {"src": key, "config": cfg, "scenario": "m50-b2"})
+            for key, _, cfg, label in sets], [
+            *own_kind_cols(), Col("the longest RTT class's share %", fn=longest_share)],
+        what="against its own kind, 10 vs 60 ms, 100 Mbit/s, 2 BDP (120 ms of the longer RTT), "
+             "mean +- 95 % CI half-width over the seeds",
+        seed_notes=False)
+
+
+CRTT_M50 = ("m", f"{CRTT_DIR}/m50/screen_runs.csv", "q10", CRTT_LABEL)
+BLOCKS["crtt-m50"] = m50_block((("m3", f"{AVG3_DIR}/m50/screen_runs.csv", "avg3", AVG3_LABEL),
+                                CRTT_M50))
+BLOCKS["v0192-m50"] = m50_block((CRTT_M50, ("s", f"{V0192_DIR}/m50/screen_runs.csv", "sl",
+                                            SL_LABEL)))
 BLOCKS["v0190-identity"] = identity_block(f"{CRTT_DIR}/identity/screen_runs.csv", CRTT_RUNS[1],
                                           ("v0190", "0.19.0"), "q10", CRTT_LABEL)
 CRTT_Q = (("def", "its defaults (the law at its srtt)"), ("q10", "fair_compete_rtt_us=10000"))
@@ -2519,22 +2522,12 @@ BLOCKS["v0192-same"] = Table(
     what="0.19.2, one build, UML 6.1.192 in time travel; the same run: Jain, utilisation, "
          "retransmissions, queue delay and every flow's throughput equal to the last digit",
     seed_notes=False, unit="rows")
-BLOCKS["v0200-identity"] = Table(
-    {"i": f"{V0192_DIR}/identity/screen_runs.csv", "w": SL_RUNS[1]["wide"][0],
-     "v": SL_RUNS[1]["grid_deep"][0], "o": SL_RUNS[1]["own"][0]},
-    ["point", "bbr_a_fair"], [
-        ([where, text], {"src": src, "config": c, "scenario": sc, "seed": "1"})
-        for sc, where, uml in (
-            ("b0.2", "its own kind, 10 vs 50 ms, 0.2 BDP, 30 s", "o"),
-            ("c4-b2", "its own kind, 10, 20, 50, 100 ms, 2 BDP, 60 s", "w"),
-            ("d20", "against one cubic flow, 50 ms, 20 BDP", "v"))
-        for src, c, text in (("i", "v0200", "0.20.0, its defaults"), (uml, "sl", SL_LABEL))], [
-        Col("Jain", "jain", 6, ci=False), Col("first flow's Mbit/s", "tput0", 4, ci=False),
-        Col("queue delay ms", "qdelay_mean_ms", 3, ci=False),
-        Col("retransmitted %", "retrans_rate", 4, 100, ci=False)],
+BLOCKS["v0200-identity"] = identity_block(
+    f"{V0192_DIR}/identity/screen_runs.csv", SL_RUNS[1], ("v0200", "0.20.0"), "sl", SL_LABEL,
+    points=(("b0.2", "its own kind, 10 vs 50 ms, 0.2 BDP, 30 s", "own"), *IDENTITY_POINTS),
+    extra=[Col("retransmitted %", "retrans_rate", 4, 100, ci=False)],
     what="seed 1 of each, UML 6.1.192 in time travel; one run each; at 0.2 BDP the option "
-         "acts, at the other two STARTUP loses nothing",
-    seed_notes=False)
+         "acts, at the other two STARTUP loses nothing")
 BLOCKS["v0192-qemu612"] = Table(
     {"q": f"{CRTT_DIR}/v0192/qemu612-own/screen_runs.csv"}, ["scenario", "bbr_a_fair"], [
         ([f"10 vs 50 ms, {bdp} BDP", label], {"src": "q", "config": cfg, "scenario": f"b{bdp}"})
