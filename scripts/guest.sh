@@ -22,7 +22,8 @@ series lists them; fetched once into the cache) in QEMU (TCG) with a minimal ini
 COMMAND as root with /bin/sh -c semantics (the words are joined by spaces), in \$BBR_A_SRC.
 Guest environment:
   BBR_A_SRC     copy of the project tree as on disk, less .git, docs/, results/ and build products
-  BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded)
+  BBR_A_KO      tcp_bbr_a.ko built for the guest kernel (not loaded); a compressed --ko keeps
+                its suffix (tcp_bbr_a.ko.xz, .ko.zst), which the guest's kmod reads
   BBR_A_OUT     directory shared with HOSTDIR (9p): what the command writes there is on the host
   BBR_A_KERNEL  the series (6.1, 6.12, ...; newest/oldest resolved)
   BBR_A_SAMPLER testbed/sampler.c, built static (the testbed's sock_diag/rtnetlink sampler)
@@ -37,7 +38,9 @@ final dmesg to HOSTDIR/dmesg.txt.
   --out HOSTDIR   where results land (created; default: a temp dir, removed at exit)
   --mem MB        guest memory (default 1024)
   --smp N         vCPUs (default 2, or 1 with --virtual-time)
-  --ko FILE       boot with this tcp_bbr_a.ko instead of building the repository's
+  --ko FILE       boot with this tcp_bbr_a.ko instead of building the repository's: .ko, or
+                  compressed as a kernel's modules_install or DKMS leaves it (.ko.xz,
+                  .ko.zst as they are; .ko.gz unpacked here, the guest's kmod has no zlib)
   --seed N        uml: seeds the guest's randomness (same seed, same bytes). QEMU runs are
                   not bit-reproducible: the seed is only exported as BBR_A_SEED
 
@@ -82,6 +85,8 @@ for v in tmo mem ${smp:+smp}; do
 done
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed needs a non-negative integer"
 [[ -z $ko || -f $ko ]] || die "--ko $ko: no such file"
+case $ko in '' | *.ko | *.ko.xz | *.ko.zst | *.ko.gz) ;;
+*) die "--ko $ko: not a module file (.ko, .ko.xz, .ko.zst or .ko.gz)" ;; esac
 cmd="$*"
 [[ -n $smp ]] || smp=$((vtime ? 1 : 2))
 
@@ -119,13 +124,17 @@ sampler=$(build_helper "$REPO/testbed/sampler.c" sampler) || exit
 # Per-run cpio: the project tree, the module, the command and its environment.
 run=$tmp/run
 copy_tree "$run/bbr_a/src" || die "cannot copy the project tree into the guest's initramfs"
-cp "$ko" "$run/bbr_a/tcp_bbr_a.ko"
+# the module under the name its compression gives it (see --ko)
+case $ko in
+*.ko.gz) ko_name=tcp_bbr_a.ko; gzip -dc "$ko" >"$run/bbr_a/$ko_name" || die "--ko $ko: cannot gunzip it" ;;
+*) ko_name=tcp_bbr_a.ko${ko##*.ko}; cp "$ko" "$run/bbr_a/$ko_name" ;;
+esac
 # the testbed's netlink sampler (testbed/lib/record.sh): one process instead of an ss and a tc
 # per sample, each exec costing ~40..100 ms of emulated time
 cp "$sampler" "$run/bbr_a/sampler"
 printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
-printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/tcp_bbr_a.ko\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\nBBR_A_SAMPLER=/bbr_a/sampler\n' \
-	"$series" "$seed" >"$run/bbr_a/env"
+printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/%s\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\nBBR_A_SAMPLER=/bbr_a/sampler\n' \
+	"$ko_name" "$series" "$seed" >"$run/bbr_a/env"
 (cd "$run" && find . -mindepth 1 -printf '%P\n' | cpio -o -H newc -R 0:0 --quiet) >"$tmp/run.cpio"
 cat "$base" "$tmp/run.cpio" >"$tmp/initrd.cpio"
 rm -rf "$run"

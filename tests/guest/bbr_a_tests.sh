@@ -99,8 +99,10 @@ finish() {
 	exit
 }
 case $0 in */*) HERE=${0%/*} ;; *) HERE=. ;; esac
-# BBR_A_ONLY=idle_restart: after loading, only the idle-restart checks (a quick run for a
-# module variant that must fail them, tests/guest/test_integration.py)
+# BBR_A_ONLY=load: only the loading checks above (a module file in another form, e.g.
+# compressed); BBR_A_ONLY=idle_restart: after loading, only the idle-restart checks (a quick
+# run for a module variant that must fail them); both from tests/guest/test_integration.py
+[ "${BBR_A_ONLY:-}" != load ] || finish
 if [ "${BBR_A_ONLY:-}" = idle_restart ]; then
 	# shellcheck source=tests/guest/bbr_a_tests_idle.sh
 	. "$HERE/bbr_a_tests_idle.sh"

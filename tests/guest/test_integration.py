@@ -131,6 +131,28 @@ def test_broken_module_fails_clearly(variant, tmp_path):
     assert re.search(r"^# \d+ passed, [1-9]\d* failed", out, re.M), report
 
 
+@pytest.mark.parametrize("tool", ["zstd", "gzip"])
+def test_a_compressed_module_loads(tool, tmp_path):
+    """A kernel configured to compress its modules gets tcp_bbr_a compressed from
+    `make install` and DKMS (docs/operators.md): guest.sh --ko takes the file as they leave
+    it, and the guest loads it (.ko.zst as it is, by kmod; .ko.gz unpacked on the host, since
+    the guest's kmod has no zlib). test_dkms.py covers .ko.xz, Debian's own."""
+    kernel = KERNELS[0]
+    b = subprocess.run([str(BUILD), kernel], cwd=REPO, capture_output=True, text=True,
+                       timeout=900)
+    assert b.returncode == 0, b.stderr
+    suffix = {"zstd": ".zst", "gzip": ".gz"}[tool]
+    ko = tmp_path / f"tcp_bbr_a.ko{suffix}"
+    with open(ko, "wb") as f:
+        subprocess.run([tool, "-c", b.stdout.strip().splitlines()[-1]], stdout=f, check=True)
+    rc, out, err = run_guest(kernel, tmp_path / "out", "--ko", str(ko), only="load")
+    report = f"guest.sh exit {rc}\n--- stdout ---\n{out}\n--- stderr ---\n{err[-3000:]}"
+    ok, bad = tap(out)
+    assert rc == 0 and not bad, report
+    want = "/bbr_a/tcp_bbr_a.ko" + (suffix if tool == "zstd" else "")
+    assert f"module loads (insmod {want})" in ok, report
+
+
 def test_idle_restart_check_fails_without_the_tx_start_hook(tmp_path, tree_without_probe):
     """Since Linux 7.1 the kernel sends CA_EVENT_TX_START only to .cwnd_event_tx_start. A
     module built as if the kernel had no such hook (Kbuild's probe for it removed, so only
