@@ -69,6 +69,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      each of the same --buffer-bdp (testbed/topology.sh's tb_aqm)
   --qdisc-opts "O"   more tc options for it, appended (e.g. "target 10ms")
   --rate-schedule T:MBIT,...  the bottleneck's rate from T s after the first start on
+  --delay-schedule CLASS:T:MS,...  route changes: sender class CLASS (the position of its
+                     RTT in --rtt, from 1) has a base RTT of MS from T s after the first
+                     start on; times in order, several per class (1:20:25,1:80:10)
   --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
@@ -92,6 +95,7 @@ CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WAR
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
+DELAY_SCHEDULE=''
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -106,6 +110,7 @@ set_opt() { # set_opt OPTION VALUE
 	--client) CLIENT=$2 ;; --trace) TRACE=$2 ;; --qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;;
 	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
+	--delay-schedule) DELAY_SCHEDULE=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -118,7 +123,8 @@ while [[ $# -gt 0 ]]; do
 	--cc | --rtt | --rate | --buffer-bdp | --loss | --duration | --warmup | --cooldown | --flows-per-rtt | \
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
-		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent) ;;
+		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
+		--delay-schedule) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -157,6 +163,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ $QDISC == bfifo ]] || SARGS+=(--qdisc "$QDISC")
 	[[ -z $QDISC_OPTS ]] || SARGS+=(--qdisc-opts "$(tr -s ' ' , <<<"$QDISC_OPTS")")
 	[[ -z $RATE_SCHEDULE ]] || SARGS+=(--rate-schedule "$RATE_SCHEDULE")
+	[[ -z $DELAY_SCHEDULE ]] || SARGS+=(--delay-schedule "$DELAY_SCHEDULE")
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
 	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")

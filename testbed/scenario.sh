@@ -44,6 +44,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --qdisc-opts O,O     more tc options for that qdisc, comma separated (target,10ms), appended
   --rate-schedule T:MBIT,...  the bottleneck's rate becomes MBIT at T s after the first start
                        (--rate until the first T); the changes' times in rate_changes.txt
+  --delay-schedule CLASS:T:MS,...  sender class CLASS (its position in --rtt, from 1) has a
+                       base RTT of MS from T s after the first start on (a route change; times
+                       in order, several per class); the changes in delay_changes.txt
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)
@@ -74,6 +77,7 @@ warn() { echo "scenario: warning: $*" >&2; }
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
+DELAY_SCHEDULE=''
 SIZES='' ENDS='' GAP=0.1 FLENT=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -91,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--load) LOAD=$2 ;; --client) CLIENT=$2 ;; --trace) TRACE=$2 ;;
 	--qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;; --rate-schedule) RATE_SCHEDULE=$2 ;;
 	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
+	--delay-schedule) DELAY_SCHEDULE=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -194,7 +199,7 @@ param ns_prefix "$TB_PREFIX"
 param sockbuf_bytes "$TB_SOCKBUF"
 said=
 [ "$QDISC" = bfifo ] || said=", $QDISC"
-log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}$said"
+log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}$said"
 
 k=1
 for rtt in $RTTS; do
@@ -226,6 +231,7 @@ done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 start_rate_schedule
+start_delay_schedule
 if [ -n "$FLENT" ]; then
 	start_flent
 	log "flent $FLENT started, running ~$DURATION s"

@@ -29,7 +29,9 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   per flow), end (s after the first start; 0: the run's end), size (bytes
                   each flow sends, then it ends; 0: until its end) or train (sizes of
                   connections one after another, each gap s after the previous completed:
-                  seed 001's stream of short flows), gap (s, 0.1; the same for all trains)
+                  seed 001's stream of short flows), gap (s, 0.1; the same for all trains),
+                  delay_schedule (T:MS, ... this class's base RTT from T s after the first
+                  start on: route changes, up and down)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -49,7 +51,7 @@ KEYS = {
     "scenario": {"description", "duration", "warmup", "cooldown", "cc", "jitter", "interval",
                  "sample_ms", "client", "flent"},
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
-    "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap"},
+    "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
 }
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
          "GI": 2 ** 30}
@@ -166,6 +168,23 @@ def resolve(path, point=None):
     return {s: v for s, v in secs.items() if not s.startswith("point.")}
 
 
+def delay_schedule(f, text, cls, duration):
+    """[(T, cls, T text, MS text)] of a class's delay_schedule (T:MS, ... times increasing
+    within the run, MS a delay as rtt's); [] when there is none."""
+    out, prev = [], 0.0
+    for it in items(text) if text.strip() else []:
+        t, colon, ms = it.partition(":")
+        if not colon or ":" in ms:
+            raise f.bad(f"'{it}' is not T:MS")
+        tv = float(number(f, t, 0, duration, lo_open=True))
+        if tv <= prev or tv >= duration:
+            raise f.bad(f"'{it}': times must increase and lie within the run (< {duration:g} s)")
+        number(f, ms, 0, 10000, lo_open=True)
+        prev = tv
+        out.append((tv, cls, t.strip(), ms.strip()))
+    return out
+
+
 def per_flow(f, text, n, conv):
     """One value for all n flows of a class, or a comma separated one per flow."""
     vals = items(text)
@@ -252,8 +271,11 @@ def options(path, point=None, cc=None):
 
     # the classes: RTTs, counts, fixed ccs; flows in the flow table's order
     rtts, counts, fixed, starts, ends, sizes, gaps = [], [], [], [], [], [], set()
+    delays = []  # (T, class, T text, MS text) of every class's delay_schedule
     for s in classes:
         c = secs[s]
+        delays += delay_schedule(F(s, "delay_schedule"), c.get("delay_schedule", ""),
+                                 len(rtts) + 1, duration)
         if "rtt" not in c:
             raise F(s, "rtt").bad("missing (ms)")
         rtts.append(number(F(s, "rtt"), c["rtt"], 0, 10000, lo_open=True))
@@ -304,6 +326,9 @@ def options(path, point=None, cc=None):
         raise F(classes[-1], "gap").bad("every train of a file has the same gap")
     order = table_order(counts)
     out.append(("--rtt", ",".join(rtts)))
+    if delays:  # one list in time order (stable: a class's own order is kept)
+        out.append(("--delay-schedule", ",".join(f"{k}:{t}:{ms}" for _, k, t, ms in
+                                                 sorted(delays, key=lambda d: d[0]))))
     out.append(("--flows-per-rtt", str(counts[0]) if len(set(counts)) == 1
                 else ",".join(map(str, counts))))
     if any(x for st in starts for x in st):

@@ -188,7 +188,7 @@ tb_setup() {
 	for _r in $TB_RTTS; do
 		tb_link r "to_s$_k" "10.1.$_k.1/24" "s$_k" eth0 "10.1.$_k.2/24" || return 1
 		tb_ipn "s$_k" route add default via "10.1.$_k.1" || return 1
-		tb_tcn r qdisc add dev "to_s$_k" root handle 1: netem delay "${_r}ms" limit "$TB_NETEM_LIMIT" ||
+		tb_path_netem add "$_k" "$_r" ||
 			{ tb_log "netem delay failed on to_s$_k (is sch_netem available?)"; return 1; }
 		_k=$((_k + 1))
 	done
@@ -225,6 +225,18 @@ tb_aqm() {
 	tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: "$@" ${TB_QDISC_OPTS:-} ||
 		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
 }
+
+# tb_path_netem add|change K MS: the netem on the router's egress toward sender class K, the
+# class's whole base RTT of MS ms (on the ACK path, see the top). The one place its options
+# are written.
+tb_path_netem() {
+	tb_tcn r qdisc "$1" dev "to_s$2" root handle 1: netem delay "${3}ms" limit "$TB_NETEM_LIMIT"
+}
+
+# tb_delay K MS: sender class K's base RTT is MS ms from now on (a route change). Packets
+# netem holds keep the delay they were given: after a change down, ACKs sent later can
+# overtake them (as on a real path whose new route is shorter).
+tb_delay() { tb_path_netem change "$1" "$2"; }
 
 # tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).
 tb_rate() {

@@ -221,6 +221,19 @@ def read_rate_changes(d, t0):
         return []
 
 
+def read_delay_changes(d, t0):
+    """The route changes of delay_changes.txt (scenario.sh --delay-schedule) as
+    [{"t_s": seconds after t0, "class": sender class, "rtt_ms": its base RTT from then on}]
+    ([] without one)."""
+    try:
+        with open(os.path.join(d, "delay_changes.txt")) as f:
+            rows = [ln.split()[:3] for ln in f if ln.strip()]
+    except FileNotFoundError:
+        return []
+    return [{"t_s": round(float(up) - t0, 3), "class": int(k), "rtt_ms": float(ms)}
+            for up, k, ms in rows]
+
+
 def rate_at(phases, t):
     for a, b, r in phases:
         if a <= t < b:

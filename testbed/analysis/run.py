@@ -13,7 +13,8 @@ from .parse import (iperf3_stream, load_iperf3, not_connected, parse_netstat, pa
 from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
-from .evaluation import evaluate, is_train, rate_at, rate_phases, read_rate_changes
+from .evaluation import (evaluate, is_train, rate_at, rate_phases, read_delay_changes,
+                         read_rate_changes)
 from .flent import flent_flows, flent_pings, flent_result, load_flent
 
 
@@ -67,7 +68,8 @@ def load_run(d, warmup=None, end=None, cooldown=None):
     phases = rate_phases(read_rate_changes(d, t0), rate, float("inf"))
     return {"dir": d, "penv": penv, "env": env, "rate": rate, "w0": w0, "w1": w1, "t0": t0,
             "flows": [f for f in flows if f not in trains], "trains": trains,
-            "duration": duration, "starts": read_flow_starts(d, t0), "phases": phases}
+            "duration": duration, "starts": read_flow_starts(d, t0), "phases": phases,
+            "delay_changes": read_delay_changes(d, t0)}
 
 
 def mean_rate(phases, w0, w1):
@@ -391,6 +393,8 @@ def run_summary(run, queue, snmp, netstat=None):
                           "rtt_ms": f["rtt_ms"], "sizes": f["size"]} for f in run["trains"]]
     if run.get("evaluation"):
         res["evaluation"] = run["evaluation"]
+    if run.get("delay_changes"):
+        res["delay_changes"] = run["delay_changes"]
     res["provenance"] = run_provenance(res)
     res["problems"] = problems(res)
     return res

@@ -103,6 +103,14 @@ def test_points_override_keys(tmp_path):
      "[bottleneck] rate_schedule: '5:10': times must increase"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_schedule = 10"), None,
      "[bottleneck] rate_schedule: '10' is not T:MBIT"),
+    (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 10:60, 5:45\nsize"), None,
+     "[flows.large] delay_schedule: '5:45': times must increase"),
+    (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 10\nsize"), None,
+     "[flows.large] delay_schedule: '10' is not T:MS"),
+    (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 10:-5\nsize"), None,
+     "[flows.large] delay_schedule: '-5' is not a number"),
+    (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 30:60\nsize"), None,
+     "[flows.large] delay_schedule: '30:60': times must increase and lie within the run"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
      "[bottleneck] loss: '100' is not a percentage below 100"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nbuffer = 3"), None,
@@ -135,6 +143,15 @@ def test_a_bad_file_is_one_line_naming_the_field(tmp_path, edit, point, msg):
     text = str(e.value)
     assert "\n" not in text and text.startswith(p + ":"), text
     assert msg in text, text
+
+
+def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
+    """flows.NAME's delay_schedule (T:MS, this class's base RTT from T on) becomes
+    --delay-schedule CLASS:T:MS items in time order, each class's own order kept."""
+    p = write(tmp_path, GOOD.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 10:60, 20:45\nsize")
+              .replace("rtt = 45\nstart", "rtt = 45\ndelay_schedule = 15:145\nstart"))
+    assert opts(p)["--delay-schedule"] == "1:10:60,2:15:145,1:20:45"
+    assert "--delay-schedule" not in opts(write(tmp_path, GOOD, "plain.ini"))
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

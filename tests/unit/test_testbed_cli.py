@@ -173,6 +173,13 @@ SHARED_BAD = [
     ("--stagger", "x"), ("--jitter", "-1"), ("--seed", "s"), ("--interval", "0.01"),
     ("--sample-ms", "1.5"), ("--module-param", "a=1;reboot"), ("--starts", "0,x"),
     ("--stagger", "30"), ("--jitter", "29.5"), ("--cc", "Bad-CC"),
+    # route changes: a class out of range, T outside the run, a negative or zero delay, times
+    # out of order, a malformed item
+    ("--delay-schedule", "3:10:20"), ("--delay-schedule", "0:10:20"),
+    ("--delay-schedule", "1:30:20"), ("--delay-schedule", "1:0:20"),
+    ("--delay-schedule", "1:10:-5"), ("--delay-schedule", "1:10:0"),
+    ("--delay-schedule", "1:20:30,2:10:60"), ("--delay-schedule", "1:10"),
+    ("--delay-schedule", "1:10:20,,2:20:60"), ("--delay-schedule", "1:10:20:5"),
 ]
 
 
@@ -194,6 +201,7 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--starts", "0,0.5", "--jitter", "28.9"],  # ends at 29.4 s < 30 - 0.5
     ["--flows-per-rtt", "3", "--stagger", "5.799999"],
     ["--cc", "bbr_a,cubic", "--load", "bbr,bbr_a_fair", "--module-param", "adaptive=0"],
+    ["--delay-schedule", "1:10:25,2:10:60,1:20.5:10"],  # up and down, two at one time
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",

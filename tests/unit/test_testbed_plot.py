@@ -301,3 +301,31 @@ def test_the_papers_values_are_drawn_as_it_states_them():
     plot.plt.close(fig)
     assert ("paper BBR-A: >= 0.96 at every buffer", [0.1, 100], [0.96, 0.96], "bbr_a") \
         in plot.PAPER_BUFFER
+
+
+def test_route_changes_are_in_the_summary_and_marked_on_the_timeseries(tmp_path):
+    """A run with --delay-schedule has delay_changes.txt (uptime, class, new RTT): its summary
+    lists each change in seconds after the first start, and timeseries.png marks each one
+    (a line through every panel, named on the top one); a run without it has neither."""
+    from analysis.run import run_analysis
+    run = tmp_path / "run"
+    shutil.copytree(FIX / "run_bbr_a_loss1", run)
+    with open(run / "params.env", "a") as f:
+        f.write("delay_schedule=1:3:25 1:7:10\n")
+    (run / "delay_changes.txt").write_text("8.48 1 25\n12.5 1 10\n")  # t0_uptime=5.47
+    res, _ = run_analysis(str(run))
+    assert res["delay_changes"] == [{"t_s": 3.01, "class": 1, "rtt_ms": 25.0},
+                                    {"t_s": 7.03, "class": 1, "rtt_ms": 10.0}]
+    assert res["params"]["delay_schedule"] == "1:3:25 1:7:10"
+    assert "delay_changes" not in run_analysis(str(FIX / "run_bbr_a_loss1"))[0]
+
+    import matplotlib.axes
+    seen = []
+    real = matplotlib.axes.Axes.axvline
+    matplotlib.axes.Axes.axvline = lambda self, x=0, *a, **k: seen.append(x) or real(self, x, *a, **k)
+    try:
+        path = plot.timeseries(str(run))
+    finally:
+        matplotlib.axes.Axes.axvline = real
+    assert png_size(Path(path))[0] > 500
+    assert sorted(set(seen)) == [3.01, 7.03] and len(seen) == 2 * 5  # 5 panels each

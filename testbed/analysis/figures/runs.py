@@ -93,6 +93,17 @@ def draw_queue(ax, queue, res):
     ax.set_ylabel("bottleneck\nbacklog (KB)")
 
 
+def draw_path_events(axes, changes):
+    """Each route change (summary's delay_changes) as a vertical line through every panel,
+    named on the top one: class K's new base RTT."""
+    for ch in changes:
+        for a in axes:
+            a.axvline(ch["t_s"], color="purple", ls="-.", lw=0.9)
+        axes[0].annotate(f"class {ch['class']}: {ch['rtt_ms']:g} ms", (ch["t_s"], 1),
+                         xycoords=("data", "axes fraction"), xytext=(2, -10),
+                         textcoords="offset points", fontsize=7, color="purple")
+
+
 def timeseries_title(res):
     """The figure title of timeseries.png: the run's setting and results."""
     p = res["params"]
@@ -134,6 +145,7 @@ def timeseries(run_dir, outdir=None):
         a.axvspan(0, w0, color="grey", alpha=0.12, lw=0)
         a.axvspan(w1, tend, color="grey", alpha=0.12, lw=0)
         a.grid(True, alpha=0.3)
+    draw_path_events(axes, res.get("delay_changes", []))
     fig.suptitle(timeseries_title(res), fontsize=9)
     fig.tight_layout()
     path = timeseries_path(run_dir, outdir)
