@@ -34,7 +34,8 @@
  * hook, cwnd_event_tx_start, and no longer to cwnd_event. BBR needs no other
  * event: BBR_A_OPS_TX_START(fn, ev) fills whichever member the kernel calls,
  * and BBR_A_DEFINE_CWND_EVENT(ev, fn) defines, for older kernels, the
- * cwnd_event ev that passes CA_EVENT_TX_START on to fn.
+ * cwnd_event ev that passes CA_EVENT_TX_START on to fn. On 7.1 and later a
+ * build whose probe missed the hook stops in Kbuild.
  */
 #ifdef BBR_A_HAVE_CWND_EVENT_TX_START
 #define BBR_A_OPS_TX_START(fn, ev)	.cwnd_event_tx_start = (fn)

@@ -66,7 +66,8 @@ def tree_without_probe(tmp_path):
         for name in ("include", "algos"):
             shutil.copytree(REPO / name, src / name)
         kbuild = (REPO / "Kbuild").read_text()
-        lines = [ln for ln in kbuild.splitlines() if probe in ln]
+        lines = [ln for ln in kbuild.splitlines()
+                 if ln.startswith("ccflags-y += $(call bbr_a_probe,") and f",{probe}," in ln]
         assert len(lines) == 1, f"Kbuild's {probe} probe not found"
         (src / "Kbuild").write_text(kbuild.replace(lines[0] + "\n", ""))
         return src
