@@ -105,8 +105,8 @@ enum bbr_why {
 /*
  * Bytes of per-socket state each algorithm may use, in bbr->priv. The core
  * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
- * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16,
- * the half word the core's bit fields leave.
+ * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16
+ * and priv2, the half word and the two bits the core's bit fields leave.
  */
 #define BBR_PRIV_WORDS		7
 #define BBR_PRIV_MIN		16
@@ -153,7 +153,8 @@ struct bbr {
 	u32	lt_last_lost;		/* tp->lost at interval start */
 	u16	cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
 		gain_why:3,		/* enum bbr_why of pacing_gain */
-		unused_b:3;
+		priv2:2,		/* the algorithm's own, as priv */
+		unused_b:1;
 	u16	priv16;			/* the algorithm's own, as priv */
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */

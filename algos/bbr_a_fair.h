@@ -66,9 +66,15 @@
  *    5 minutes), a flow that does not yield to delay holds that queue (one
  *    such dip can be its own kind's: dips of flows with far apart RTTs, or
  *    of many flows, do not always overlap), and the delay-based cwnd target
- *    would hand it the link (Vegas' weakness against Reno): until later
- *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a
- *    row), the probe gains are BBRv1's and the bw the cwnd target is sized
+ *    would hand it the link (Vegas' weakness against Reno). Such a flow
+ *    fills the buffer, which then drops, and its queue moves with its
+ *    window: the row of dips sets the flag only if the buffer dropped (a
+ *    recovery or an RTO began) since the dip before it, or the floor moved
+ *    within the row; a queue that stands still with no drop is a path that
+ *    grew longer (a route change), whose RTT becomes the base
+ *    (bbr_a_compete_dip). Until later
+ *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a row),
+ *    the probe gains are BBRv1's and the bw the cwnd target is sized
  *    by is the bound itself, so that the target is a window that follows
  *    CUBIC's law at one base RTT for every flow plus the queueing delay
  *    (fair_compete_rtt_us; 0: at the flow's srtt), cut at a loss as
@@ -169,7 +175,7 @@ BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 3, 1, 3,
-	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us before a competitor is assumed");
+	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us, with a drop of the buffer since the one before them or a floor that moved among them, before a competitor is assumed (1: a drop only)");
 BBR_PARAM(fair_compete_drop, 0, 0, 1,
 	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
 BBR_PARAM(fair_compete_recut, 1, 0, 1,
@@ -234,14 +240,19 @@ struct bbr_a_fair_params {
 
 /*
  * bbr_a_fair's socket state, in bbr->priv; bbr->priv16 holds the trusted
- * path RTT the competitor test uses (bbr_a_compete_base). dips counts to 3
+ * path RTT the competitor test uses (bbr_a_compete_base), bbr->priv2 the
+ * PROBE_RTTs since the buffer last dropped, at most 3, and row_floor the
+ * row's floor (struct bbr_a_compete). rtt_max_stamp keeps 16 bits of
+ * jiffies: a window over 32 s old (at HZ 1000) may read as recent, and
+ * rtt_max then fades one window later. dips counts to 3
  * at most, the maximum of fair_compete_dips and fair_compete_clear_dips:
  * raising those needs a wider field.
  */
 struct bbr_a_fair_state {
 	struct bbr_a_loss_round loss;
 	u32	rtt_max_us;		/* fading max RTT sample; 0: none */
-	u32	rtt_max_stamp;		/* jiffies: its window began */
+	u16	rtt_max_stamp;		/* jiffies, low 16 bits: its window began */
+	u16	row_floor;		/* bbr_a_compete's row, as priv16 */
 	u32	hi_max;			/* bw before the last cut, BW_UNIT */
 	u32	hi_stamp;		/* jiffies of the last cut */
 	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
@@ -331,8 +342,10 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 	struct bbr *bbr = inet_csk_ca(sk);
 
 	bbr_a_loss_round_start(sk, &f->loss);
-	f->rtt_max_stamp = tcp_jiffies32;
+	f->rtt_max_stamp = (u16)tcp_jiffies32;
+	f->row_floor = BBR_A_BASE_NONE;
 	bbr->priv16 = BBR_A_BASE_NONE;
+	bbr->priv2 = BBR_A_DIPS_MAX;
 }
 
 /*
@@ -531,7 +544,7 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 						 const struct bbr_ctx *c)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_fair_event_params e;
 	u32 lost = tcp_sk(sk)->lost - f->loss.lost;
@@ -555,6 +568,7 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	x = bbr_a_fair_bound(sk, p);
 	if (x)
 		bbr_a_fair_epoch(sk, p, x, false);
+	bbr->priv2 = 0;
 }
 
 /* This ACK's RTT sample, or srtt if it has none. */
@@ -603,11 +617,13 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  bool rto)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	const struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_fair_event_params e;
 	u32 x, rtt, base;
 
+	/* the buffer dropped: the competitor test's evidence */
+	bbr->priv2 = 0;
 	if (!p->hi)
 		return;
 	bbr_a_fair_event_load(&e);
@@ -639,7 +655,11 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
  * fair_compete_dips > 1 a competitor is assumed only once that many dips in
  * a row left a queue; and it is assumed gone once fair_compete_clear_dips
  * dips in a row found the queue drained (a CUBIC flow that has just cut
- * its window can leave none at one dip and refill it by the next).
+ * its window can leave none at one dip and refill it by the next). A queue
+ * that stands still with no drop of the buffer over those dips is the
+ * path's, which grew longer, and is the base from then on
+ * (bbr_a_compete_dip): a buffer-filling flow makes the buffer drop, and
+ * its queue moves with its window.
  */
 static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
@@ -647,20 +667,26 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 base = bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)), bbr->priv16);
+	struct bbr_a_compete t = {
+		.base = bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)),
+					   bbr->priv16),
+		.row = (u32)f->row_floor << BBR_A_BASE_SHIFT,
+		.since = bbr->priv2,
+		.dips = f->dips,
+	};
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
 	bool queued;
-	u32 dips;
 
-	bbr->priv16 = bbr_a_base_of_us(base);
 	bbr_a_fair_event_load(&e);
-	queued = e.compete_us && bbr->min_rtt_us > base &&
-		 bbr->min_rtt_us - base > e.compete_us;
-	dips = f->dips;
-	f->compete = bbr_a_compete_next(was, queued, !e.compete_us, &dips,
-					e.compete_dips, e.compete_clear_dips);
-	f->dips = dips;
+	queued = e.compete_us && bbr->min_rtt_us > t.base &&
+		 bbr->min_rtt_us - t.base > e.compete_us;
+	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
+				       e.compete_dips, e.compete_clear_dips);
+	f->dips = t.dips;
+	f->row_floor = bbr_a_base_of_us(t.row);
+	bbr->priv2 = t.since;
+	bbr->priv16 = bbr_a_base_of_us(t.base);
 	/*
 	 * A competitor newly found: the delay-based target has been squeezed
 	 * by its queue, so start CUBIC's law as if the last congestion event
@@ -818,12 +844,12 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	if (rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
 
-	over = after(tcp_jiffies32,
-		     f->rtt_max_stamp + bbr_a_fair_rtt_max_win_sec * HZ);
+	over = (s16)((u16)tcp_jiffies32 - f->rtt_max_stamp -
+		     bbr_a_fair_rtt_max_win_sec * HZ) > 0;
 	f->rtt_max_us = bbr_a_rtt_max_next(f->rtt_max_us, (u32)rs->rtt_us,
 					   bbr->min_rtt_us, over, &restart);
 	if (restart)
-		f->rtt_max_stamp = tcp_jiffies32;
+		f->rtt_max_stamp = (u16)tcp_jiffies32;
 }
 
 /*

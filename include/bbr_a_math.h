@@ -439,6 +439,12 @@ static inline u32 bbr_a_compete_base(u32 tcp_min_us, u32 base)
 }
 
 /*
+ * The most PROBE_RTTs bbr_a_fair counts in a row (dips, and those since a
+ * congestion cut), a 2-bit field's top.
+ */
+#define BBR_A_DIPS_MAX		3
+
+/*
  * bbr_a_fair's competitor flag after a PROBE_RTT: *dips counts the dips in a
  * row that said otherwise than the flag (queued: this one left a queue);
  * the flag changes once set_dips (to set it) or clear_dips (to clear it) of
@@ -454,6 +460,68 @@ static inline bool bbr_a_compete_next(bool was, bool queued, bool off,
 		return queued;
 	}
 	return was;
+}
+
+/*
+ * What bbr_a_fair's competitor test keeps between PROBE_RTTs: the path's RTT
+ * (base, us), the first floor of the row of queued dips, or while a
+ * competitor is flagged the last dip's (row, us), the PROBE_RTTs ended
+ * since the buffer last dropped (since: a fast recovery or an RTO began;
+ * at most BBR_A_DIPS_MAX, which stands for none in memory) and the flag's
+ * count (dips, bbr_a_compete_next).
+ */
+struct bbr_a_compete {
+	u32	base;
+	u32	row;
+	u32	since;
+	u32	dips;
+};
+
+/* |a - b| > d */
+static inline bool bbr_a_apart(u32 a, u32 b, u32 d)
+{
+	return (a > b ? a - b : b - a) > d;
+}
+
+/*
+ * bbr_a_fair's competitor test at the end of a PROBE_RTT whose lowest RTT was
+ * floor, given the flag (was); returns the flag.
+ *
+ * A dip that ends more than compete_us above the path's RTT left a queue
+ * that a flow which does not yield to delay may keep. Such a flow's queue
+ * moves: it fills the buffer, which then drops, and it grows and shrinks
+ * with the flow's window. A path that grew longer (a route change) raises
+ * every RTT alike, for good, and drops nothing. So a row of set_dips queued
+ * dips sets the flag only if the buffer dropped since the dip before the
+ * row, or the floor moved by more than compete_us since the row's first
+ * dip; else the floor is the path's RTT from then on. While flagged, a
+ * queued dip with neither (no drop since the set_dips-th last dip, the
+ * floor within compete_us of the last dip's) counts as a drained one: the
+ * competitor left, and the path grew.
+ */
+static inline bool bbr_a_compete_dip(struct bbr_a_compete *t, u32 floor,
+				     bool was, u32 compete_us, u32 set_dips,
+				     u32 clear_dips)
+{
+	bool queued = compete_us && floor > t->base &&
+		      floor - t->base > compete_us;
+	bool dropped = t->since < set_dips;
+	bool moved;
+
+	if (t->since < BBR_A_DIPS_MAX)
+		t->since++;
+	if (queued && !was && !t->dips)
+		t->row = floor;
+	moved = bbr_a_apart(floor, t->row, compete_us);
+	if (was)
+		t->row = floor;
+	if (queued && !dropped && !moved && (was || t->dips + 1 >= set_dips)) {
+		if (!was)
+			t->base = floor;
+		queued = false;
+	}
+	return bbr_a_compete_next(was, queued, !compete_us, &t->dips,
+				  set_dips, clear_dips);
 }
 
 /*

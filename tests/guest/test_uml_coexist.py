@@ -73,28 +73,33 @@ def with_dips(n):
     return COEX[:-1] + (f"fair_compete_dips={n}",)
 
 
-@pytest.mark.parametrize("dips", [1, 2])
+@pytest.mark.parametrize("dips", [2, 3])
 def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_testbed,
                                                                        tmp_path, dips):
     """20 BDP, 20 ms, one flow each. CUBIC keeps hundreds of ms of queue, which bbr_a_fair's
     delay-based target yielded to (7 % of the link in 0.4.0). Its PROBE_RTT (about 10 s in,
-    then every 10 s) cannot empty that queue: after `dips` of them the trace says compete=1
-    and the flow paces at its bound, and it holds a real share of the rest of the run."""
+    then every 10 s) cannot empty that queue, and the queue grows from dip to dip (bbr_a_fair
+    loses nothing here: the floor's move is the evidence, not a drop): after `dips` of them
+    the trace says compete=1 and the flow paces at its bound, and it holds a real share of
+    the rest of the run. (With fair_compete_dips=1 one floor cannot tell a growing queue from
+    a path that grew: only a drop flags then, and this flow has none.)"""
     out = tmp_path / "deep"
     summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
-                          "--buffer-bdp", "20", "--duration", "45", "--warmup", "25",
+                          "--buffer-bdp", "20", "--duration", "55", "--warmup", "35",
                           "--sample-ms", "0", "--seed", "1", *with_dips(dips))
     events = fair_events(out / "bbr_a_fair+cubic" / "run1")
     first = next((t for t, e in events if e["compete"]), None)
     dips_at = probe_rtt_starts(events)
-    assert first is not None and 9 < first < 35, (first, dips_at)
+    assert first is not None and 9 < first < 45, (first, dips_at)
     # at the end of the dips-th PROBE_RTT, not before it
     assert len(dips_at) >= dips and dips_at[dips - 1] < first < dips_at[dips - 1] + 1, \
         (first, dips_at)
     assert all(e["compete"] for t, e in events if t > first and e["mode"] == 2)
     assert any(e["bw_hi_bps"] > 0 for t, e in events if t > first)
-    # a real share of 25..44 s (0.4.0 kept 7 % here); the split evens out over minutes
-    assert share(summary, "bbr_a_fair") > 0.2, summary["results"][0]["per_cc"]
+    # a real share of 35..54 s (0.4.0 kept 7 % here; flagged a dip later, 3 has had 10 s
+    # less of its law: 0.18 at seed 1); the split evens out over minutes
+    assert share(summary, "bbr_a_fair") > (0.2 if dips == 2 else 0.15), \
+        summary["results"][0]["per_cc"]
     # while competing the bound is cut as CUBIC cuts (fair_compete_beta_pm=300, the default
     # from 0.8.0): bw_hi steps down between two events to about 0.7 of it, not to 0.9 as
     # with fair_hi_beta_pm (0.91..0.94 here with 100). A step is not exactly 1 - beta: the
@@ -413,8 +418,9 @@ def test_a_competing_law_at_a_common_base_rtt_keeps_a_long_flow_its_share(run_te
 
 def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_buffer(
         run_testbed, tmp_path):
-    """50 ms, 20 BDP, one flow each, 20..40 s, flagged at the first dip, the competing law at
-    a base RTT of 10 ms (fair_compete_rtt_us=10000). In a buffer this deep both flows' RTTs
+    """50 ms, 20 BDP, one flow each, 20..40 s, flagged at the second dip (about 17 s; one dip
+    cannot tell cubic's growing queue from a longer path), the competing law at a base RTT of
+    10 ms (fair_compete_rtt_us=10000). In a buffer this deep both flows' RTTs
     are mostly cubic's queue, and the law is taken at 10 ms plus that queue, about as slow
     as cubic's own. 0.18.2 took it at 10 ms alone, and the bound regrew so much faster than
     cubic's window that bbr_a_fair took most of the link (seed 1: 0.90 with 0.18.2's rule,
@@ -426,7 +432,7 @@ def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_b
     summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50",
                           "--buffer-bdp", "20", "--duration", "40", "--warmup", "20",
                           "--sample-ms", "0", "--seed", "1", "--module-param",
-                          "fair_compete_dips=1", "--module-param", "fair_compete_rtt_us=10000")
+                          "fair_compete_dips=2", "--module-param", "fair_compete_rtt_us=10000")
     events = fair_events(out / "bbr_a_fair+cubic" / "run1")
     flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
     assert flagged and all(flagged), (sum(flagged), len(flagged))

@@ -33,6 +33,12 @@
  *                   newly found competitor's law starts
  *   recut           then lines "LOSSY RECOVERING SINCE_MS SRTT_US"; prints 1
  *                   if a competing bound is cut again
+ *   dip SET CLEAR COMPETE_US
+ *                   then lines "c" (the buffer dropped: a recovery or an RTO
+ *                   began), "s RTT_US TRUSTED" (an RTT sample) and "d FLOOR_US
+ *                   TCP_MIN_US" (a dip); prints, after each dip, the
+ *                   competitor flag, the path RTT, the dips since the last
+ *                   drop and the flag's count, as bbr_a_fair_probe_rtt_done
  *   base COMPETE_US then lines "s RTT_US TRUSTED" (an RTT sample, trusted
  *                   or not) and "d FLOOR_US TCP_MIN_US" (a dip's lowest RTT
  *                   and tcp_min_rtt); prints, after each dip, whether it
@@ -105,6 +111,40 @@ static bool compete_next(bool was, bool queued, bool off, uint32_t *dips,
 }
 #else
 #define compete_next(w, q, o, d, s, c)	bbr_a_compete_next(w, q, o, d, s, c)
+#endif
+
+#ifdef MUTANT_0200
+/* 0.20.0: any queue a dip left counted, whether it moved or dropped or not */
+static bool compete_dip(struct bbr_a_compete *t, uint32_t floor, bool was,
+			uint32_t cus, uint32_t set, uint32_t clear)
+{
+	if (t->since < BBR_A_DIPS_MAX)
+		t->since++;
+	t->row = floor;
+	return bbr_a_compete_next(was, cus && floor > t->base &&
+				  floor - t->base > cus, !cus, &t->dips, set,
+				  clear);
+}
+#elif defined(MUTANT_DROPS_ONLY)
+/* a drop as the only evidence: a deep buffer's growing queue is missed */
+static bool compete_dip(struct bbr_a_compete *t, uint32_t floor, bool was,
+			uint32_t cus, uint32_t set, uint32_t clear)
+{
+	bool q = cus && floor > t->base && floor - t->base > cus;
+	bool dropped = t->since < set;
+
+	if (t->since < BBR_A_DIPS_MAX)
+		t->since++;
+	t->row = floor;
+	if (q && !dropped && (was || t->dips + 1 >= set)) {
+		if (!was)
+			t->base = floor;
+		q = false;
+	}
+	return bbr_a_compete_next(was, q, !cus, &t->dips, set, clear);
+}
+#else
+#define compete_dip(t, f, w, c, st, cl)	bbr_a_compete_dip(t, f, w, c, st, cl)
 #endif
 
 #ifdef MUTANT_0141
@@ -284,6 +324,37 @@ int main(int argc, char **argv)
 			flag = compete_next(flag, q && !off, off, &dips, set,
 					    clear);
 			printf("%d %" PRIu32 "\n", flag, dips);
+		}
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "dip")) {
+		uint32_t set = (uint32_t)strtoul(argv[2], NULL, 10);
+		uint32_t clear = (uint32_t)strtoul(argv[3], NULL, 10);
+		uint32_t cus = (uint32_t)strtoul(argv[4], NULL, 10);
+		uint32_t trusted = BBR_A_BASE_NONE, row = BBR_A_BASE_NONE;
+		struct bbr_a_compete t = { .since = BBR_A_DIPS_MAX };
+		uint32_t a, b;
+		bool flag = false;
+
+		while (fgets(line, sizeof(line), stdin)) {
+			if (line[0] == 'c') {
+				t.since = 0;
+				continue;
+			}
+			if (sscanf(line + 1, "%" SCNu32 " %" SCNu32, &a, &b) != 2)
+				return 2;
+			if (line[0] == 's') {
+				if (b)
+					trusted = bbr_a_base_next(trusted, a);
+				continue;
+			}
+			t.base = bbr_a_compete_base(b, trusted);
+			t.row = row << BBR_A_BASE_SHIFT;
+			flag = compete_dip(&t, a, flag, cus, set, clear);
+			trusted = bbr_a_base_of_us(t.base);
+			row = bbr_a_base_of_us(t.row);
+			printf("%d %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", flag,
+			       t.base, t.since, t.dips);
 		}
 		return 0;
 	}

@@ -402,6 +402,103 @@ def test_competitor_flag_needs_dips_in_a_row_and_clears_when_the_test_is_turned_
     assert old[-1] == "1 1"
 
 
+def dip_model(events, set_dips, clear_dips, compete_us):
+    """bbr_a_fair_probe_rtt_done's competitor test over events: "c" the buffer dropped (a
+    recovery or an RTO began), ("s", RTT, trusted) an RTT sample, ("d", FLOOR, TCP_MIN) a
+    dip. A row of set_dips queued dips sets the flag only if the buffer dropped since the dip
+    before the row or the floor moved by more than compete_us since the row's first dip;
+    else the floor is the path's RTT from then on; while flagged a queued dip with neither
+    (against the last dip's floor) counts as drained. The row's floor is kept as the path's
+    RTT is, in 64 us units. Returns "flag base since count" per dip."""
+    trusted, row, since, flag, n, out = 65535, 65535, 3, 0, 0, []
+    for ev in events:
+        if ev == "c":
+            since = 0
+            continue
+        k, a, b = ev
+        if k == "s":
+            if b:
+                trusted = min(trusted, a >> 6, 65535)
+            continue
+        base, row_us = max(b, trusted << 6), row << 6
+        q = int(a > base and a - base > compete_us)
+        dropped = since < set_dips
+        since = min(since + 1, 3)
+        if q and not flag and n == 0:
+            row_us = a
+        moved = abs(a - row_us) > compete_us
+        if flag:
+            row_us = a
+        if q and not dropped and not moved and (flag or n + 1 >= set_dips):
+            if not flag:
+                base = a
+            q = 0
+        n = 0 if q == flag else min(n + 1, 3)
+        if n >= (clear_dips if flag else set_dips):
+            flag, n = q, 0
+        trusted, row = min(base >> 6, 65535), min(row_us >> 6, 65535)
+        out.append(f"{flag} {base} {since} {n}")
+    return out
+
+
+def events_text(events):
+    return "".join((" ".join(map(str, e)) if e != "c" else "c") + "\n" for e in events)
+
+
+def test_a_route_change_is_no_competitor_and_a_queue_that_moves_or_drops_is_one(build):
+    """A path that grows from 10 to 25 ms (a route change, as the changing-paths issue
+    found) leaves every later dip 15 ms above tcp_min_rtt, which remembers the old path for
+    five minutes: 0.20.0 (MUTANT_0200) took that for a competitor's queue after three dips
+    and competed as a buffer filler. The floor stands still and the buffer never drops: the
+    row's last floor is the path's RTT and no flag is set; the path coming back down is
+    taken at once.
+
+    A CUBIC flow in a 20 BDP buffer (UML, 50 ms, seed 1: bbr_a_fair never lost a packet in
+    90 s) leaves floors that grow dip after dip: flagged at the row's third dip, as before; a
+    drop as the only evidence (MUTANT_DROPS_ONLY) never flags it. A queue that stands still
+    with drops (a CUBIC flow in a shallower buffer) is flagged too; once neither came over
+    three dips, two more such dips clear the flag (the competitor left, the path grew)."""
+    route = [("s", 10000, 1), ("d", 10100, 10000)] + [("d", 25050, 10000)] * 5 + \
+        [("s", 10000, 1), ("d", 10050, 10000)]
+    got = run(build(), "dip", "3", "2", "5000", stdin=events_text(route))
+    assert got == dip_model(route, 3, 2, 5000)
+    assert [g.split()[0] for g in got] == ["0"] * 7, got
+    # the old path until the row's third dip, then the new one, then the old one again
+    assert [g.split()[1] for g in got] == ["10000", "10000", "10000", "25050", "25024",
+                                           "25024", "10000"], got
+    old = run(build("-DMUTANT_0200", name="old0200"), "dip", "3", "2", "5000",
+              stdin=events_text(route))
+    assert [g.split()[0] for g in old][1:6] == ["0", "0", "1", "1", "1"], old
+
+    deep = [("s", 50000, 1)] + [("d", f * 1000, 50000) for f in (767, 813, 912, 904, 1007)]
+    got = run(build(), "dip", "3", "2", "5000", stdin=events_text(deep))
+    assert got == dip_model(deep, 3, 2, 5000)
+    assert [g.split()[0] for g in got] == ["0", "0", "1", "1", "1"], got
+    drops_only = run(build("-DMUTANT_DROPS_ONLY", name="dropsonly"), "dip", "3", "2", "5000",
+                     stdin=events_text(deep))
+    assert [g.split()[0] for g in drops_only] == ["0"] * 5, drops_only
+
+    still = [("s", 10000, 1), "c", ("d", 40000, 10000), ("d", 40500, 10000),
+             ("d", 41000, 10000), "c", ("d", 41500, 10000), ("d", 41000, 10000),
+             ("d", 40500, 10000), ("d", 40000, 10000), ("d", 40500, 10000)]
+    got = run(build(), "dip", "3", "2", "5000", stdin=events_text(still))
+    assert got == dip_model(still, 3, 2, 5000)
+    flags = [g.split()[0] for g in got]
+    assert flags[:3] == ["0", "0", "1"], got   # a drop before the row: the third sets it
+    assert flags[3:6] == ["1", "1", "1"], got  # a drop within three dips keeps it
+    assert flags[6:] == ["1", "0"], got        # none over three dips, then two: cleared
+    rng = random.Random(7)
+    for s_d, c_d in ((1, 1), (2, 2), (3, 2), (3, 3)):
+        ev = []
+        for _ in range(300):
+            r = rng.random()
+            ev.append("c" if r < 0.1 else ("s", rng.randrange(5000, 90000), int(rng.random() < 0.7))
+                      if r < 0.4 else ("d", rng.choice((rng.randrange(5000, 90000), 30000, 30500)),
+                                       rng.randrange(5000, 60000)))
+        assert run(build(), "dip", str(s_d), str(c_d), "5000", stdin=events_text(ev)) == \
+            dip_model(ev, s_d, c_d, 5000)
+
+
 def base_model(events, compete_us):
     """The competitor test's path RTT: the lowest trusted sample in 64 us units, rounded
     down (65535: none, or 4.19 s and more), and at each dip the higher of it and
