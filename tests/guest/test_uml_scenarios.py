@@ -36,6 +36,10 @@ SHORT = {
     "leave.ini": ["--point", "cubic-leaves", "--cc", "bbr_a_fair", "--duration", "16",
                   "--ends", "0,8"],
     "loss-sweep.ini": ["--point", "l1", "--cc", "bbr_a", "--duration", "8"],
+    "route-change.ini": ["--point", "up15", "--cc", "bbr_a_fair", "--duration", "10",
+                         "--warmup", "6", "--delay-schedule", "1:3:25"],
+    "route-change-solo.ini": ["--point", "up20", "--cc", "bbr", "--duration", "8",
+                              "--warmup", "5", "--delay-schedule", "1:3:40"],
 }
 
 
@@ -94,6 +98,13 @@ def check_flent(r):
     assert r["params"]["client"] == "flent" and r["flent"]["files"]
 
 
+def check_route_change(r):
+    # the short class's path moved to the schedule's RTT at its time
+    ch = r["delay_changes"]
+    assert len(ch) == 1 and ch[0]["class"] == 1 and abs(ch[0]["t_s"] - 3) < 0.2, ch
+    assert r["utilization"] > 0.5, r["utilization"]
+
+
 def check_loss(r):
     # bbr_a keeps most of the link at 1 % random loss (a short window: no tighter bound)
     assert r["loss_pct"] == 1.0 and r["utilization"] > 0.3, r["utilization"]
@@ -103,7 +114,8 @@ CHECKS = {"aqm-rate-step.ini": check_aqm, "coexist-aqm.ini": check_coexist_aqm,
           "coexist-aqm-solo.ini": check_coexist_aqm_solo, "convergence.ini": check_convergence,
           "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
           "flent-tcp-nup.ini": check_flent, "late-join.ini": check_late_join,
-          "leave.ini": check_leave, "loss-sweep.ini": check_loss}
+          "leave.ini": check_leave, "loss-sweep.ini": check_loss,
+          "route-change.ini": check_route_change, "route-change-solo.ini": check_route_change}
 
 
 def test_every_shipped_scenario_has_a_short_form():
