@@ -1,15 +1,20 @@
 """BBR_A_UML_PATCH: the UML peer kernel (Debian's linux-source-6.12, the project's 6.12 patches
-and the user's patch, BBRv3), without building a kernel: apt-get is
+and the user's patch, BBRv3) and the testbed's bbr3, without building a kernel: apt-get is
 faked with a package whose source tree holds just what the project's patches need."""
 import hashlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import tarfile
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 UML = REPO / "scripts" / "uml.sh"
+RTT = REPO / "testbed" / "rtt_fairness.sh"
 PIN = "6.12.117-1~deb12u1"
 
 
@@ -146,3 +151,76 @@ def test_a_patch_that_applies_goes_on_to_the_configuration(tmp_path):
     assert (tree / "net" / "ipv4" / "peer_mark.c").read_text() == "/* peer */\n"
     assert "12288" in (tree / "arch" / "x86" / "um" / "user-offsets.c").read_text()
     assert "det_random_setup" in (tree / "arch" / "um" / "os-Linux" / "util.c").read_text()
+
+
+def rtt(args, tmp_path, env=None):
+    return run([RTT, "--rtt", "10,50", "--dry-run", "--out", tmp_path / "out", *args],
+               tmp_path / "cache", env)
+
+
+@pytest.mark.parametrize("backend", ["uml", "auto"])
+def test_bbr3_without_the_patch_is_refused_with_one_line(tmp_path, backend):
+    p = rtt(["--backend", backend, "--cc", "bbr3,bbr_a_fair"], tmp_path)
+    assert p.returncode == 2
+    assert p.stderr == ("rtt_fairness.sh: error: --cc bbr3 needs BBR_A_UML_PATCH=path to a "
+                        "BBRv3 patch for Linux 6.12 (see docs/backends.md)\n")
+
+
+def test_a_patch_path_that_is_no_file_is_refused_by_the_testbed(tmp_path):
+    p = rtt(["--backend", "uml", "--cc", "bbr3"], tmp_path,
+            {"BBR_A_UML_PATCH": str(tmp_path / "nope.patch")})
+    assert p.returncode == 2 and p.stderr.count("\n") == 1
+    assert "BBR_A_UML_PATCH=" in p.stderr and "is not a readable file" in p.stderr
+
+
+def test_bbr3_runs_on_uml_only_and_never_beside_bbr(tmp_path):
+    env = {"BBR_A_UML_PATCH": str(patch_file(tmp_path, "p.patch", NEW_FILE))}
+    p = rtt(["--backend", "qemu", "--cc", "bbr3"], tmp_path, env)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "uml backend only" in p.stderr
+    for ccs in ("bbr3,bbr_a_fair,bbr", "bbr", "bbr3+bbr"):
+        p = rtt(["--backend", "uml", "--cc", ccs], tmp_path, env)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+        assert "the UML kernel's bbr is BBRv3" in p.stderr
+    p = rtt(["--backend", "uml", "--cc", "bbr3,bbr_a_fair"], tmp_path, env)
+    assert p.returncode == 0, p.stderr
+    # the runs ask the guest for bbr3 by that name (lib/module.sh maps it to the kernel's)
+    assert "scenario.sh --cc bbr3 " in p.stdout and "--load bbr3,bbr_a_fair " in p.stdout
+    # without the patch, plain bbr is BBRv1 as ever
+    p = rtt(["--backend", "uml", "--cc", "bbr_a_fair,bbr"], tmp_path)
+    assert p.returncode == 0, p.stderr
+
+
+def bbr3_run(tmp_path, sender_cc):
+    """A recorded bbr run, relabelled as scenario.sh records a bbr3 run: bbr3 in params.env
+    and flows.txt, the kernel's name in the clients' JSON (here sender_cc)."""
+    d = tmp_path / "res" / "bbr3" / "run1"
+    shutil.copytree(REPO / "tests" / "unit" / "fixtures" / "run_bbr_5bdp_noss", d)
+    for name, old, new in (("params.env", "\ncc=bbr\n", "\ncc=bbr3\n"),
+                           ("flows.txt", " bbr ", " bbr3 ")):
+        f = d / name
+        assert old in f.read_text()
+        f.write_text(f.read_text().replace(old, new))
+    for js in d.glob("flow*.json"):
+        data = json.loads(js.read_text())
+        assert data["end"]["sender_tcp_congestion"] == "bbr"
+        data["end"]["sender_tcp_congestion"] = sender_cc
+        js.write_text(json.dumps(data))
+    return d
+
+
+def analyze(d):
+    return subprocess.run(["/usr/bin/python3", str(REPO / "testbed" / "analyze.py"), str(d)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_analysis_names_bbr3_and_takes_the_kernels_bbr_for_it(tmp_path):
+    d = bbr3_run(tmp_path, "bbr")
+    p = analyze(d.parent.parent)
+    assert p.returncode == 0, p.stderr
+    s = json.loads((d.parent.parent / "summary.json").read_text())
+    assert [a["cc"] for a in s["aggregate"]] == ["bbr3"]
+    assert {f["cc"] for r in s["results"] for f in r["flows"]} == {"bbr3"}
+    # any other cc in the client's report is still a wrong run
+    e = bbr3_run(tmp_path / "x", "cubic")
+    p = analyze(e.parent.parent)
+    assert p.returncode == 1 and "flow ran cubic, not the requested bbr3" in p.stderr
