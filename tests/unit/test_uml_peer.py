@@ -6,8 +6,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -224,3 +226,30 @@ def test_the_analysis_names_bbr3_and_takes_the_kernels_bbr_for_it(tmp_path):
     e = bbr3_run(tmp_path / "x", "cubic")
     p = analyze(e.parent.parent)
     assert p.returncode == 1 and "flow ran cubic, not the requested bbr3" in p.stderr
+
+
+def test_an_interrupted_build_leaves_no_kernel_dir(tmp_path):
+    # a make that hangs: the build is stopped in its configuration, as by Ctrl-C or a TERM
+    bindir = fake_source_6_12(tmp_path)
+    (bindir / "make").write_text("#!/bin/sh\nexec sleep 60\n")
+    (bindir / "make").chmod(0o755)
+    cache = tmp_path / "cache"
+    good = patch_file(tmp_path, "good.patch", NEW_FILE)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BBR_A_UML_")}
+    env.update({"BBR_A_CACHE": str(cache), "BBR_A_UML_PATCH": str(good),
+                "PATH": f"{bindir}:{os.environ['PATH']}"})
+    p = subprocess.Popen([str(UML), "build"], env=env, start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kid = run([UML, "id"], cache, {"BBR_A_UML_PATCH": str(good)}).stdout.strip()
+    marker = cache / "uml" / kid / "tree" / "net" / "ipv4" / "peer_mark.c"
+    for _ in range(600):
+        if marker.exists() or p.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert marker.exists(), p.communicate()[1]
+    time.sleep(0.5)  # in make by now
+    os.killpg(p.pid, signal.SIGTERM)
+    p.communicate(timeout=60)
+    assert p.returncode != 0
+    assert not (cache / "uml" / kid).exists()
+    assert (cache / "uml" / "src" / PIN / ".complete").exists()
