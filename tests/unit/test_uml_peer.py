@@ -228,6 +228,27 @@ def test_the_analysis_names_bbr3_and_takes_the_kernels_bbr_for_it(tmp_path):
     assert p.returncode == 1 and "flow ran cubic, not the requested bbr3" in p.stderr
 
 
+def kbuild_probe(name):
+    """(extended regular expression, header) of Kbuild's feature probe NAME, as grep -E
+    reads the expression (Kbuild writes '(' and ',' as '.')."""
+    for line in (REPO / "Kbuild").read_text().splitlines():
+        m = re.fullmatch(r"ccflags-y \+= \$\(call bbr_a_probe,(\w+),(.*),([\w/.]+)\)", line)
+        if m and m.group(1) == name:
+            return m.group(2), m.group(3)
+    raise AssertionError(f"Kbuild has no {name} probe")
+
+
+def test_the_tso_segs_probe_tells_a_bbr3_kernel_from_the_others(tmp_path):
+    # the member as a BBRv3 kernel and as every other kernel declares it
+    regex, header = kbuild_probe("CA_TSO_SEGS")
+    assert header == "net/tcp.h"
+    for decl, want in (("\tu32 (*tso_segs)(struct sock *sk, unsigned int mss_now);\n", 0),
+                       ("\tu32 (*min_tso_segs)(struct sock *sk);\n", 1)):
+        f = tmp_path / "tcp.h"
+        f.write_text("struct tcp_congestion_ops {\n" + decl + "};\n")
+        assert subprocess.run(["grep", "-sqE", regex, str(f)]).returncode == want, decl
+
+
 def test_an_interrupted_build_leaves_no_kernel_dir(tmp_path):
     # a make that hangs: the build is stopped in its configuration, as by Ctrl-C or a TERM
     bindir = fake_source_6_12(tmp_path)
