@@ -1772,7 +1772,7 @@ BBR_ALGO_WRAPPERS(da_bbr, BBR_ALGO_DA_BBR)
 		.undo_cwnd	= bbr_undo_cwnd,			\
 		BBR_A_OPS_TX_START(fn##_tx_start, fn##_cwnd_event),	\
 		.ssthresh	= bbr_ssthresh,				\
-		.min_tso_segs	= bbr_min_tso_segs,			\
+		BBR_A_OPS_TSO_SEGS,					\
 		.get_info	= bbr_get_info,				\
 	}
 

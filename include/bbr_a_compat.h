@@ -7,7 +7,8 @@
  * version: distribution kernels backport API changes (Debian's 6.1.192 has
  * get_random_u32_below, which mainline added in 6.2), and the probe reads
  * what the build actually sees. Built and tested: Debian's 6.1, 6.12 and
- * 7.x, and the UML 6.1 kernel the testbed builds.
+ * 7.x, the UML 6.1 kernel the testbed builds, and its 6.12 peer kernel
+ * with the BBRv3 patch (BBR_A_UML_PATCH).
  */
 #ifndef _BBR_A_COMPAT_H
 #define _BBR_A_COMPAT_H
@@ -48,6 +49,42 @@ static void ev(struct sock *sk, enum tcp_ca_event event)		\
 	if (event == CA_EVENT_TX_START)					\
 		fn(sk);							\
 }
+#endif
+
+/*
+ * A kernel with the BBRv3 patch (google/bbr v3; docs/backends.md, the UML
+ * peer kernel) asks the congestion control for the whole TSO burst,
+ * tso_segs(sk, mss_now), instead of only its minimum, min_tso_segs(sk),
+ * and sizes the burst itself only when the hook is missing. For such a
+ * kernel, bbr_a_tso_segs() sizes it as the unpatched kernel does
+ * (tcp_tso_autosize() in net/ipv4/tcp_output.c: the pacing rate's bytes per
+ * 2^sk_pacing_shift s, plus a share of the GSO limit that shrinks as
+ * min_rtt grows, at most the GSO limit) with the module's minimum,
+ * bbr_min_tso_segs() of tcp_bbr_a.c; BBR_A_OPS_TSO_SEGS fills whichever
+ * member the kernel has.
+ */
+static u32 bbr_min_tso_segs(struct sock *sk);
+
+#ifdef BBR_A_HAVE_CA_TSO_SEGS
+#define BBR_A_OPS_TSO_SEGS	.tso_segs = bbr_a_tso_segs
+
+static u32 bbr_a_tso_segs(struct sock *sk, unsigned int mss_now)
+{
+	unsigned int gso_max = READ_ONCE(sk->sk_gso_max_size);
+	unsigned long bytes;
+	u32 shift;
+
+	bytes = READ_ONCE(sk->sk_pacing_rate) >>
+		READ_ONCE(sk->sk_pacing_shift);
+	shift = tcp_min_rtt(tcp_sk(sk)) >>
+		READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tso_rtt_log);
+	if (shift < BITS_PER_TYPE(gso_max))
+		bytes += gso_max >> shift;
+	bytes = min_t(unsigned long, bytes, gso_max);
+	return max_t(u32, bytes / mss_now, bbr_min_tso_segs(sk));
+}
+#else
+#define BBR_A_OPS_TSO_SEGS	.min_tso_segs = bbr_min_tso_segs
 #endif
 
 /* Older kernels: prandom_u32_max(), renamed get_random_u32_below() in 6.2. */

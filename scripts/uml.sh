@@ -38,6 +38,11 @@ Env: BBR_A_CACHE (cache dir), BBR_A_UML_JOBS (make -j, default 2),
      BBR_A_UML_SOURCE=VERSION (build from this Debian revision of linux-source-6.1, e.g.
      6.1.192-2, fetched once into the cache, rather than the installed one: a run repeats
      byte for byte only on the revision it ran on, its job key's kernel=),
+     BBR_A_UML_PATCH=FILE (every command: a peer kernel, Debian's linux-source-6.12 pinned
+     to 6.12.117-1~deb12u1 unless BBR_A_UML_SOURCE names another, fetched once into the
+     cache, with scripts/uml/6.12/'s patches and then FILE, your BBRv3 patch for Linux 6.12,
+     which the project does not ship; cached by FILE's sha256, its id
+     6.12.117-1~deb12u1-bbr3-<hash>; docs/backends.md),
      BBR_A_UML_VARIANT=sanitize (every command: the kernel with KASAN, UBSAN, lockdep and
      kmemleak of scripts/uml/sanitize.fragment, built and cached apart, and the module
      built for it with UBSAN's checks; about 3 times slower to run).

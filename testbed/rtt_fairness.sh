@@ -86,8 +86,13 @@ Backends: host = testbed/scenario.sh run directly as root (tcp_bbr_a.ko from BBR
 the repository root is insmod-ed if bbr_a is not loaded; a loaded module's parameter names
 are those --module-param is checked against); qemu/uml = scripts/guest.sh with
 --virtual-time; a QEMU guest whose kernel faults with no tcp_bbr_a code in the report is
-run once more (said on screen; its console is kept). Exit status: 0 ok, 1 a run or the
-analysis failed, 2 bad usage.
+run once more (said on screen; its console is kept).
+bbr3 is BBRv3, which exists only as a kernel patch: with BBR_A_UML_PATCH=FILE (a BBRv3
+patch for Linux 6.12) the uml backend runs a 6.12 kernel built with it, where the kernel's
+"bbr" is BBRv3, named bbr3 in every output; plain bbr (BBRv1) is then refused (run it
+without BBR_A_UML_PATCH), and each run.env names the kernel (kernel_id=). See
+docs/backends.md.
+Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
 EOF
 }
 
@@ -204,6 +209,7 @@ isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$R
 [[ -z $TIMEOUT ]] || { isint "$TIMEOUT" && check "$TIMEOUT > 0"; } || bad "--timeout: '$TIMEOUT' is not a positive integer"
 [[ -z $MEM ]] || { isint "$MEM" && check "$MEM >= 128"; } || bad "--mem: '$MEM' is not a size in MB (>= 128)"
 case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is not auto, host, qemu or uml" ;; esac
+check_bbr3 # BBR_A_UML_PATCH's kernel (lib/backend.sh)
 [[ $KERNEL =~ ^([1-9][0-9]*\.[0-9]+|newest|oldest)$ ]] ||
 	bad "--kernel: '$KERNEL' is not a Debian kernel series (6.1, 6.12, newest ...: scripts/kernels.sh series)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
@@ -283,11 +289,16 @@ if ((DRY)); then
 fi
 
 choose_backend
+check_bbr3 # again: auto has become a backend
 # The UML kernel and the module are built once, before the runs and their time estimate
 # (a first build takes minutes; the estimate would count it as the first run's).
+UML_KERNEL_ID=
 if [[ $BACKEND == uml ]]; then
 	"$REPO/scripts/uml.sh" build >/dev/null || die "the UML kernel could not be built"
 	"$REPO/scripts/uml.sh" module >/dev/null || die "tcp_bbr_a.ko could not be built for UML"
+	# the kernel built with BBR_A_UML_PATCH is named in every run.env (kernel_id=)
+	[[ -z ${BBR_A_UML_PATCH:-} ]] || UML_KERNEL_ID=uml-$("$REPO/scripts/uml.sh" id) ||
+		die "cannot name the UML kernel (scripts/uml.sh id)"
 fi
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 # QEMU's guest image carries python3 and flent only for the runs that need them
@@ -371,6 +382,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "wall_s=$(($(date +%s) - start))"
 			echo "$HOST_MACHINE"
 			echo "module_srchash=$MODULE_SRCHASH"
+			[[ -z $UML_KERNEL_ID ]] || echo "kernel_id=$UML_KERNEL_ID"
 			[[ -z $SCENARIO ]] || echo "scenario=${SCENARIO#"$REPO"/}${POINT:+ $POINT}"
 		} >"$dir/run.env"
 	done

@@ -224,8 +224,9 @@ start_trace
 # The cc is each sender namespace's default, not iperf3 -C: -C sends the cc's name over the
 # control connection while other flows run, so a bbr vs bbr_a run would differ by those bytes.
 while read -r group class cc _; do
+	kernel_cc "$cc" # bbr3 runs as the kernel's bbr (lib/module.sh)
 	"$TB_IP" netns exec "$(tb_ns "s$class")" sh -c \
-		"echo $cc > /proc/sys/net/ipv4/tcp_congestion_control" ||
+		"echo $KCC > /proc/sys/net/ipv4/tcp_congestion_control" ||
 		die "cannot make $cc the congestion control of sender namespace s$class"
 done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime

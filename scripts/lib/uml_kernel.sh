@@ -35,6 +35,35 @@ UML_SOURCE=${BBR_A_UML_SOURCE:-}
 [[ -z $UML_SOURCE || $UML_SOURCE =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] ||
 	die "BBR_A_UML_SOURCE='$UML_SOURCE' is not a Debian version (e.g. 6.1.192-2)"
 
+# The project's patches for the kernel series built (applied in this order), and the user's.
+UML_PATCHES=("$UML_FILES"/*.patch)
+# A peer kernel (BBR_A_UML_PATCH=FILE): Debian's linux-source-6.12 (pinned: PEER_SOURCE
+# unless BBR_A_UML_SOURCE says), the project's patches for 6.12 (scripts/uml/6.12/X.patch
+# replaces scripts/uml/X.patch, det-random.patch applies as it is) and then FILE, the user's
+# own patch: BBRv3 (docs/backends.md), which the project never ships. Named "bbr3" and keyed
+# by FILE's sha256 besides the rest; the default 6.1 kernel, its inputs and key stay as they
+# are without it.
+PEER_SERIES=6.12
+PEER_SOURCE=6.12.117-1~deb12u1
+UML_PATCH=${BBR_A_UML_PATCH:-}
+UML_PATCH_SHA=
+if [[ -n $UML_PATCH ]]; then
+	[[ -f $UML_PATCH && -r $UML_PATCH ]] ||
+		die "BBR_A_UML_PATCH='$UML_PATCH' is not a readable file (a BBRv3 patch for Linux $PEER_SERIES, see docs/backends.md)"
+	UML_PATCH=$(realpath "$UML_PATCH")
+	UML_PATCH_SHA=$(sha256sum <"$UML_PATCH") || die "cannot read BBR_A_UML_PATCH='$UML_PATCH'"
+	UML_PATCH_SHA=${UML_PATCH_SHA%% *}
+	SRC_PKG=linux-source-$PEER_SERIES
+	SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
+	UML_SOURCE=${UML_SOURCE:-$PEER_SOURCE}
+	UML_PATCHES=()
+	for p in "$UML_FILES"/*.patch; do
+		[[ -f $UML_FILES/$PEER_SERIES/${p##*/} ]] || UML_PATCHES+=("$p")
+	done
+	UML_PATCHES+=("$UML_FILES/$PEER_SERIES"/*.patch)
+	unset p
+fi
+
 kernel_dir() {
 	local ver=$UML_SOURCE
 	if [[ -z $ver ]]; then
@@ -42,6 +71,14 @@ kernel_dir() {
 			die "$SRC_TARBALL missing: apt-get install --no-install-recommends $SRC_PKG"
 		ver=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null) ||
 			die "cannot read the version of $SRC_PKG (dpkg-query)"
+	fi
+	if [[ -n $UML_PATCH ]]; then
+		# the user's patch by its hash, and which of the project's files are where
+		echo "$CACHE/uml/$ver-bbr3-${UML_VARIANT:+$UML_VARIANT-}$({ echo "recipe $RECIPE"
+			echo "patch $UML_PATCH_SHA"
+			printf 'file %s\n' "${UML_FRAGMENTS[@]#"$UML_FILES"/}" "${UML_PATCHES[@]#"$UML_FILES"/}"
+			cat "${UML_FRAGMENTS[@]}" "${UML_PATCHES[@]}"; } | sha256sum | cut -c1-12)"
+		return
 	fi
 	echo "$CACHE/uml/$ver-${UML_VARIANT:+$UML_VARIANT-}$(hash_of "${UML_FRAGMENTS[@]}" "$UML_FILES"/*.patch)"
 }
@@ -88,6 +125,20 @@ check_config() {
 	return "$bad"
 }
 
+# apply_user_patch KDIR: BBR_A_UML_PATCH onto KDIR/tree, or KDIR removed and one line that
+# says where the patch failed.
+apply_user_patch() {
+	local said first
+	if ! said=$(patch -d "$1/tree" -p1 --forward --dry-run <"$UML_PATCH" 2>&1); then
+		first=$(grep -m1 -E "FAILED|can't find file|malformed|garbage|Reversed|[Ee]rror" <<<"$said" || true)
+		rm -rf "$1"
+		BUILDING_KDIR=
+		die "BBR_A_UML_PATCH='$UML_PATCH' does not apply to $SRC_PKG $UML_SOURCE (patch -p1: ${first:-$(tail -n 1 <<<"$said")})"
+	fi
+	patch -d "$1/tree" -p1 --forward <"$UML_PATCH" >>"$1/build.log" 2>&1 ||
+		{ rm -rf "$1"; BUILDING_KDIR=; die "BBR_A_UML_PATCH='$UML_PATCH': patch -p1 failed after its dry run"; }
+}
+
 # build_kernel: build the UML kernel once (cached by the source version and our patches and
 # config); prints its dir, whose tree/ is the kbuild dir.
 build_kernel() {
@@ -102,28 +153,40 @@ build_kernel() {
 		start=$(date +%s)
 		tarball=$(fetch_source) || exit
 		rm -rf "$kdir"
+		# interrupted, the half-built tree goes (a failed build keeps it for its log, below)
+		BUILDING_KDIR=$kdir
+		trap '[[ -z $BUILDING_KDIR ]] || rm -rf "$BUILDING_KDIR"' EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM HUP
 		mkdir -p "$kdir"
 		log "building the UML kernel${UML_VARIANT:+ ($UML_VARIANT variant)} once, before anything runs:" \
 			"3 to 10 minutes on 2 cores${UML_VARIANT:+, more for a variant} (log: $kdir/build.log)"
 		{
 			tar -xJf "$tarball" -C "$kdir"
 			mv "$kdir/$SRC_PKG" "$tree"
-			for p in "$UML_FILES"/*.patch; do
+			for p in "${UML_PATCHES[@]}"; do
 				patch -d "$tree" -p1 --forward <"$p"
 			done
+		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; BUILDING_KDIR=; die "UML configuration failed"; }
+		[[ -z $UML_PATCH ]] || apply_user_patch "$kdir"
+		{
 			make -C "$tree" ARCH=um defconfig
 			"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree" "$tree/.config" \
 				"${UML_FRAGMENTS[@]}"
 			make -C "$tree" ARCH=um olddefconfig
-		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; die "UML configuration failed"; }
+		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; BUILDING_KDIR=; die "UML configuration failed"; }
 		for p in "${UML_FRAGMENTS[@]}"; do
-			check_config "$tree/.config" "$p" ||
+			check_config "$tree/.config" "$p" || {
+				BUILDING_KDIR=
 				die "UML .config does not match scripts/uml/${p##*/} (see above)"
+			}
 		done
 		nice -n 10 make -C "$tree" ARCH=um -j"$JOBS" linux modules >>"$kdir/build.log" 2>&1 ||
-			{ tail -n 40 "$kdir/build.log" >&2; die "UML kernel build failed (log: $kdir/build.log)"; }
+			{ tail -n 40 "$kdir/build.log" >&2; BUILDING_KDIR=; die "UML kernel build failed (log: $kdir/build.log)"; }
 		echo $(($(date +%s) - start)) >"$kdir/build-seconds"
 		touch "$kdir/.complete"
+		BUILDING_KDIR=
+		trap - EXIT INT TERM HUP
 		log "UML kernel built in $(cat "$kdir/build-seconds") s"
 	fi
 	unlock

@@ -70,6 +70,8 @@ def run_provenance(r, key=None):
         v = src(r) if callable(src) else p.get(src)
         out[field] = "" if v is None else v
     out.update({k: (key or {}).get(k, "") for k in JOB_KEY_FIELDS})
+    # a run on the UML kernel built with BBR_A_UML_PATCH names it in its run.env
+    out["kernel_id"] = out["kernel_id"] or p.get("kernel_id") or ""
     out.update({k: p.get(k) or "" for k in HOST_FIELDS})
     return out
 

@@ -41,6 +41,11 @@ QUEUE_COLS = ["t_s", "backlog_bytes", "backlog_pkts", "qdelay_ms", "drops_total"
               "sent_pkts"]
 
 
+# The name the kernel registers a cc under, where the testbed calls it otherwise: bbr3 is
+# BBRv3, the kernel's "bbr" in a UML kernel built with BBR_A_UML_PATCH (testbed/lib/module.sh).
+KERNEL_CC = {"bbr3": "bbr"}
+
+
 def load_run(d, warmup=None, end=None, cooldown=None):
     """A run directory's parameters (params.env, plus the run.env keys it lacks), measured
     interval [w0, w1] (seconds after the first flow was launched), flows and launch times.
@@ -93,7 +98,7 @@ def flow_client(run, fl, clients):
                                 f"flow(s) in group {fl['group']}")
     js = clients[jpath]
     used = js.get("end", {}).get("sender_tcp_congestion")
-    if used and used != fl["cc"]:
+    if used and used != KERNEL_CC.get(fl["cc"], fl["cc"]):
         raise AnalysisError(f"{jpath}: flow ran {used}, not the requested {fl['cc']}")
     return js, jpath
 

@@ -47,6 +47,32 @@ host_machine() {
 	echo "host_userland=$(sha256sum "${files[@]}" </dev/null 2>/dev/null | sort | sha256sum | cut -c1-12)"
 }
 
+# check_bbr3: bbr3 (BBRv3, which exists only as a kernel patch) runs on the UML kernel built
+# with BBR_A_UML_PATCH, where the kernel's "bbr" is BBRv3 (testbed/lib/module.sh): --cc bbr3
+# needs that variable and the uml backend (auto becomes uml), and with it the uml backend
+# has no BBRv1, so bbr is refused rather than run as BBRv3 under BBRv1's name. Before
+# anything starts, one line and exit status 2 (a usage error). A BBR_A_UML_PATCH that is no
+# readable file is refused here too, for every run the uml backend may make.
+check_bbr3() {
+	local patch=${BBR_A_UML_PATCH:-}
+	if [[ -n $patch && ($BACKEND == uml || $BACKEND == auto) && ! (-f $patch && -r $patch) ]]; then
+		DIE_RC=2 die "BBR_A_UML_PATCH='$patch' is not a readable file (a BBRv3 patch for Linux 6.12, see docs/backends.md)"
+	fi
+	if [[ ,$LOAD_CCS, == *,bbr3,* ]]; then
+		[[ -n $patch ]] ||
+			DIE_RC=2 die "--cc bbr3 needs BBR_A_UML_PATCH=path to a BBRv3 patch for Linux 6.12 (see docs/backends.md)"
+		case $BACKEND in
+		uml) ;;
+		auto) BACKEND=uml; log "backend: uml (bbr3 runs on the UML kernel built with BBR_A_UML_PATCH)" ;;
+		*) DIE_RC=2 die "--cc bbr3 runs on the uml backend only (the UML kernel built with BBR_A_UML_PATCH), not --backend $BACKEND" ;;
+		esac
+	fi
+	if [[ -n $patch && $BACKEND == uml && ,$LOAD_CCS, == *,bbr,* ]]; then
+		DIE_RC=2 die "--cc bbr: with BBR_A_UML_PATCH the UML kernel's bbr is BBRv3 (--cc bbr3); run BBRv1 (bbr) in an invocation without BBR_A_UML_PATCH (docs/backends.md)"
+	fi
+	return 0
+}
+
 # choose_backend: BACKEND auto|host|qemu|uml becomes host, qemu or uml (and KERNEL uml for
 # uml), or the run stops here with the reason.
 choose_backend() {
@@ -60,7 +86,9 @@ choose_backend() {
 			die "backend host: $why"
 		else
 			BACKEND=uml
-			log "backend: uml, User-Mode Linux 6.1 in time travel (host: $why; --backend qemu runs Debian's kernel)"
+			local uml="6.1"
+			[[ -z ${BBR_A_UML_PATCH:-} ]] || uml="6.12 with BBR_A_UML_PATCH"
+			log "backend: uml, User-Mode Linux $uml in time travel (host: $why; --backend qemu runs Debian's kernel)"
 		fi
 	fi
 	if [[ $BACKEND == qemu || $BACKEND == uml ]]; then

@@ -20,6 +20,21 @@ cc_available() {
 	case " $have " in *" $1 "*) return 0 ;; esac
 	return 1
 }
+# kernel_cc CC: KCC = the name the kernel registers CC under. bbr3 is BBRv3, which exists only
+# as a kernel patch (BBR_A_UML_PATCH, docs/backends.md) and registers as "bbr" in a kernel
+# built with it; every other name is its own. Shell builtins only (see module_prepare).
+kernel_cc() {
+	KCC=$1
+	[ "$1" = bbr3 ] && KCC=bbr
+	return 0
+}
+# bbr3_check: the kernel's bbr is BBRv3 (tcp_bbr's version, built in or loaded), or die.
+bbr3_check() {
+	bbr_version=none
+	[ -r /sys/module/tcp_bbr/version ] && read -r bbr_version < /sys/module/tcp_bbr/version
+	[ "$bbr_version" = 3 ] ||
+		die "bbr3: this kernel's bbr is not BBRv3 (tcp_bbr version: $bbr_version); a UML kernel built with BBR_A_UML_PATCH has it (docs/backends.md)"
+}
 # the congestion controls tcp_bbr_a.ko registers
 is_module_cc() { case $1 in bbr_a | bbr_a_fair | bbq | da_bbr) return 0 ;; esac; return 1; }
 
@@ -44,10 +59,12 @@ module_prepare() {
 			elif [ "$MODULE_LOADED_HERE" = 0 ]; then
 				module_set_params
 			fi
-		elif ! cc_available "$c"; then
-			modprobe "tcp_$c" 2>/dev/null || true
+		elif kernel_cc "$c" && ! cc_available "$KCC"; then
+			modprobe "tcp_$KCC" 2>/dev/null || true
 		fi
-		cc_available "$c" ||
+		kernel_cc "$c"
+		[ "$c" != bbr3 ] || bbr3_check
+		cc_available "$KCC" ||
 			die "congestion control $c is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
 	done
 }

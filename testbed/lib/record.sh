@@ -33,6 +33,8 @@ record_params() {
 	param interval_s "$INTERVAL"
 	param sample_ms "$SAMPLE_MS"
 	param available_cc "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+	# bbr3 is the kernel's bbr (lib/module.sh), recorded only where a run asked for it
+	[ -z "${bbr_version:-}" ] || param bbr3_kernel_cc "bbr (tcp_bbr version $bbr_version)"
 	# what runs before these options did not have is recorded only when given, so their
 	# params.env stays as it was
 	[ "$QDISC" = bfifo ] || param qdisc "$QDISC"
