@@ -1496,6 +1496,8 @@ EVAL_BLOCKS = {
 BLOCKS.update(EVAL_BLOCKS)
 from .docs_blocks_results import RESULTS_BLOCKS  # noqa: E402  (the results READMEs)
 BLOCKS.update(RESULTS_BLOCKS)
+from .docs_blocks_paths import PATHS_BLOCKS  # noqa: E402  (docs/paths.md)
+BLOCKS.update(PATHS_BLOCKS)
 
 
 SOAK = "docs/results/guest-soak"

@@ -1,0 +1,50 @@
+"""The generated blocks of docs/paths.md: the congestion controls on paths that change
+(testbed/scenarios/route-change*.ini, run by screen.sh into docs/results/paths-uml/).
+docs_blocks.py adds PATHS_BLOCKS to its BLOCKS; this module imports nothing from it."""
+from .docs import Col, Table
+
+PATHS = "docs/results/paths-uml"
+ROUTE = {"n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
+SOLO = {"s": f"{PATHS}/route-solo", "so": f"{PATHS}/route-solo-v0200"}
+
+# (point, what happens to the paths); the static-* points have the new RTTs from the start
+ROUTE_POINTS = (
+    ("up5", "short path 10 -> 15 ms"), ("static-15", "15 / 50 ms from the start"),
+    ("up15", "short path 10 -> 25 ms"), ("static-25", "25 / 50 ms from the start"),
+    ("up20", "short path 10 -> 30 ms"), ("static-30", "30 / 50 ms from the start"),
+    ("up100", "short path 10 -> 110 ms"), ("static-110", "110 / 50 ms from the start"),
+    ("all-up20", "both paths +20 ms"), ("static-30-70", "30 / 70 ms from the start"),
+    ("down20", "short path 30 -> 10 ms"), ("static-10", "10 / 50 ms, no change"))
+# (header, source, config) of the columns: bbr_a_fair now and before the rule, bbr, cubic
+ROUTE_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
+             ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
+ROUTE_WHAT = ("mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
+              "buffer of the starting paths, the change at 20 s, measured over 50..119 s "
+              "(from 30 s after the change); '-': not run")
+
+
+def route_table(metric, digits, worst=False):
+    """A row per point of route-change.ini, a column per cc: metric's mean (and, with
+    worst, bbr_a_fair's worst run)."""
+    cols = [Col(h, metric, digits, src=src, config=cfg) for h, src, cfg in ROUTE_CCS]
+    if worst:
+        cols.insert(1, Col("bbr_a_fair, worst run", metric, digits, extreme="min", src="n",
+                           config="bbr_a_fair"))
+    return Table(ROUTE, ["paths"], [([what], {"scenario": pt}) for pt, what in ROUTE_POINTS],
+                 cols, what=ROUTE_WHAT)
+
+
+PATHS_BLOCKS = {
+    "paths-route-jain": route_table("jain", 3, worst=True),
+    "paths-route-queue": route_table("qdelay_mean_ms", 1),
+    "paths-route-solo": Table(SOLO, ["path"], [
+        ([what], {"src": "s", "scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
+                                                     ("static-40", "40 ms from the start"))],
+        [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, config=cc)
+         for cc in ("bbr_a_fair", "bbr", "cubic")] +
+        [Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
+             config="bbr_a_fair-0.20.0"),
+         Col("bbr_a_fair: utilisation", "utilization", 3, config="bbr_a_fair")],
+        what="mean +- 95 % CI half-width over the seeds; one flow, 50 Mbit/s, a buffer of 4 "
+             "BDP of 20 ms, measured over 50..119 s"),
+}
