@@ -72,6 +72,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --delay-schedule CLASS:T:MS,...  route changes: sender class CLASS (the position of its
                      RTT in --rtt, from 1) has a base RTT of MS from T s after the first
                      start on; times in order, several per class (1:20:25,1:80:10)
+  --delay-jitter MS[:DIST][:reorder]  RTT variation on every sender path: up to MS ms (at
+                     most the smallest --rtt) around the base RTT, DIST uniform (default),
+                     normal, pareto or paretonormal; in order unless ':reorder' (5:normal)
   --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
@@ -95,7 +98,7 @@ CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WAR
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
-DELAY_SCHEDULE=''
+DELAY_SCHEDULE='' DELAY_JITTER=''
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -110,7 +113,7 @@ set_opt() { # set_opt OPTION VALUE
 	--client) CLIENT=$2 ;; --trace) TRACE=$2 ;; --qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;;
 	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
-	--delay-schedule) DELAY_SCHEDULE=$2 ;;
+	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -124,7 +127,7 @@ while [[ $# -gt 0 ]]; do
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
 		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
-		--delay-schedule) ;;
+		--delay-schedule | --delay-jitter) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -164,6 +167,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $QDISC_OPTS ]] || SARGS+=(--qdisc-opts "$(tr -s ' ' , <<<"$QDISC_OPTS")")
 	[[ -z $RATE_SCHEDULE ]] || SARGS+=(--rate-schedule "$RATE_SCHEDULE")
 	[[ -z $DELAY_SCHEDULE ]] || SARGS+=(--delay-schedule "$DELAY_SCHEDULE")
+	[[ -z $DELAY_JITTER ]] || SARGS+=(--delay-jitter "$DELAY_JITTER")
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
 	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")

@@ -32,6 +32,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   seed 001's stream of short flows), gap (s, 0.1; the same for all trains),
                   delay_schedule (T:MS, ... this class's base RTT from T s after the first
                   start on: route changes, up and down)
+    [paths]       what every sender path does besides its RTT (testbed/README.md, "Paths
+                  that change"): delay_jitter (MS[:DIST][:reorder], RTT variation)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -52,7 +54,9 @@ KEYS = {
                  "sample_ms", "client", "flent"},
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
+    "paths": {"delay_jitter"},
 }
+JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
          "GI": 2 ** 30}
 CC_NAME = re.compile(r"^[a-z][a-z0-9_]{0,14}$")
@@ -143,7 +147,7 @@ def resolve(path, point=None):
         kind = s.split(".", 1)[0]
         if kind not in KEYS and kind != "point":
             raise Field(path, s, None).bad("unknown section (scenario, bottleneck, flows.NAME, "
-                                           "point.NAME)")
+                                           "paths, point.NAME)")
         if kind in ("flows", "point") and not s.partition(".")[2]:
             raise Field(path, s, None).bad(f"a {kind} section needs a name: [{kind}.NAME]")
         if kind in KEYS and kind != "flows" and "." in s:
@@ -182,6 +186,21 @@ def delay_schedule(f, text, cls, duration):
         number(f, ms, 0, 10000, lo_open=True)
         prev = tv
         out.append((tv, cls, t.strip(), ms.strip()))
+    return out
+
+
+def path_options(F, p, rtts):
+    """rtt_fairness.sh's options of the [paths] section p (rtts: the classes' RTTs, text)."""
+    out = []
+    if p.get("delay_jitter", "").strip():
+        f, text = F("paths", "delay_jitter"), p["delay_jitter"].strip()
+        ms, *rest = text.split(":")
+        if rest and rest[-1] == "reorder":
+            rest.pop()
+        if len(rest) > 1 or (rest and rest[0] not in JITTER_DISTS):
+            raise f.bad(f"'{text}' is not MS[:DIST][:reorder] (DIST: {', '.join(JITTER_DISTS)})")
+        number(f, ms, 0, min(float(r) for r in rtts), lo_open=True)
+        out.append(("--delay-jitter", text))
     return out
 
 
@@ -326,6 +345,7 @@ def options(path, point=None, cc=None):
         raise F(classes[-1], "gap").bad("every train of a file has the same gap")
     order = table_order(counts)
     out.append(("--rtt", ",".join(rtts)))
+    out += path_options(F, secs.get("paths", {}), rtts)
     if delays:  # one list in time order (stable: a class's own order is kept)
         out.append(("--delay-schedule", ",".join(f"{k}:{t}:{ms}" for _, k, t, ms in
                                                  sorted(delays, key=lambda d: d[0]))))

@@ -7,13 +7,11 @@
 #   sK (10.1.K.2) --/     netem delay RTT_k        bfifo limit BUF bytes
 #                         on r -> s_k (ACK path)   [l]: only when LOSS > 0
 #
-# One sender namespace per RTT class (all flows of one RTT share it); the whole base RTT
-# is a netem delay on the router's egress toward that sender, i.e. on the ACK path, so
-# nothing waits in the sender's own qdisc (that would count against TCP small queues).
-# Random loss, if asked for, is a netem in a separate namespace "l" AFTER the bottleneck:
-# a lost packet has used its bottleneck slot (like a corrupting link), and the loss netem
-# has no rate and no delay, so it neither queues nor shapes. Without loss that hop is not
-# created at all. TSO/GSO/GRO are off on every veth so the shaper sees real packets.
+# One sender namespace per RTT class; its whole base RTT is a netem on the router's egress
+# toward it (the ACK path): nothing waits in the sender's qdisc (TCP small queues). Random
+# loss is a netem without rate or delay in a namespace "l" after the bottleneck (created
+# only with loss): a lost packet has used its slot. TSO/GSO/GRO are off on every veth so the
+# shaper sees real packets. testbed/README.md, "Topology", says why each is so.
 #
 # Inputs (shell variables, read by tb_setup):
 #   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-)
@@ -27,6 +25,7 @@
 #   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
 #               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
 #   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
+#   TB_JITTER_MS, TB_JITTER_DIST, TB_JITTER_REORDER  the ACK paths' jitter (tb_path_netem)
 # Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
 
 : "${TB_PREFIX:=bbra$$-}"
@@ -200,9 +199,8 @@ tb_setup() {
 # hard limit of TB_BUF bytes, its thresholds where a delay target puts them: min = 5 ms at
 # TB_RATE (CoDel's target, at least 2 packets), max = 3 x min, both cut to fit under
 # TB_BUF / 2 in a shallow buffer, burst = (2 min + max) / (3 avpkt) as tc-red(8) advises,
-# mark probability 0.1 at max. TB_QDISC_OPTS is appended to the tc command (a later option
-# wins). One awk for the numbers: this runs only for those qdiscs, so the processes of a
-# bfifo run stay what they were (UML's seeded random stream).
+# mark probability 0.1 at max. TB_QDISC_OPTS is appended (a later option wins). One awk,
+# only for those qdiscs: a bfifo run's processes stay (UML's seeded random stream).
 tb_aqm() {
 	# shellcheck disable=SC2046 # four numbers
 	set -- $(awk -v b="$TB_BUF" -v r="$TB_RATE" 'BEGIN {
@@ -226,16 +224,18 @@ tb_aqm() {
 		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
 }
 
-# tb_path_netem add|change K MS: the netem on the router's egress toward sender class K, the
-# class's whole base RTT of MS ms (on the ACK path, see the top). The one place its options
-# are written.
+# tb_path_netem add|change K MS: the netem toward sender class K, its base RTT of MS ms (the
+# ACK path), the one place its options are written: TB_JITTER_* (lib/paths.sh; the README's
+# "Paths that change" says how `rate` keeps the order). tb_delay K MS: a route change.
 tb_path_netem() {
-	tb_tcn r qdisc "$1" dev "to_s$2" root handle 1: netem delay "${3}ms" limit "$TB_NETEM_LIMIT"
+	_op=$1 _k=$2 && set -- delay "${3}ms"
+	if [ -n "${TB_JITTER_MS:-}" ]; then
+		set -- "$@" "${TB_JITTER_MS}ms"
+		[ "${TB_JITTER_DIST:-uniform}" = uniform ] || set -- "$@" distribution "$TB_JITTER_DIST"
+		[ "${TB_JITTER_REORDER:-0}" = 1 ] || set -- "$@" rate 100gbit
+	fi
+	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" limit "$TB_NETEM_LIMIT"
 }
-
-# tb_delay K MS: sender class K's base RTT is MS ms from now on (a route change). Packets
-# netem holds keep the delay they were given: after a change down, ACKs sent later can
-# overtake them (as on a real path whose new route is shorter).
 tb_delay() { tb_path_netem change "$1" "$2"; }
 
 # tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).

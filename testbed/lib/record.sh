@@ -39,6 +39,7 @@ record_params() {
 	[ -z "$QDISC_OPTS" ] || param qdisc_opts "$QDISC_OPTS"
 	[ -z "$RATE_SCHEDULE" ] || param rate_schedule "$RATE_SCHEDULE"
 	[ -z "$DELAY_SCHEDULE" ] || param delay_schedule "$DELAY_SCHEDULE"
+	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }

@@ -1,10 +1,12 @@
 """Paths that change, on UML (time travel): a route change of --delay-schedule moves the
 class's base RTT at its time, the run records it (delay_changes.txt, params, summary.json)
-and its time series marks it.
+and its time series marks it; --delay-jitter varies the ACK paths' delay, in order unless
+asked to reorder.
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
+import re
 import subprocess
 from pathlib import Path
 
@@ -50,3 +52,72 @@ def test_a_route_change_moves_the_class_rtt_at_its_time(run_testbed, tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert (run / "timeseries.png").stat().st_size > 10000
+
+
+def guest_script(tmp_path, name, text, seed=1):
+    """text run as a POSIX sh script in a UML guest (copied in with --file); returns its
+    output directory (BBR_A_OUT)."""
+    script = tmp_path / f"{name}.sh"
+    script.write_text(text)
+    out = tmp_path / name
+    p = subprocess.run([str(REPO / "scripts" / "uml.sh"), "run", "--seed", str(seed),
+                        "--timeout", "900", "--out", str(out), "--file", str(script), "--",
+                        "sh", f'"$BBR_A_FILES/{name}.sh"'], capture_output=True, text=True)
+    assert p.returncode == 0, f"guest script failed ({p.returncode}):\n{p.stdout}\n{p.stderr}"
+    return out
+
+
+# the ACK path of topology.sh with a jitter, kept in order (0) and not (1): 300 pings 2 ms
+# apart from the sender's namespace, each reply delayed by 10 +- 4 ms
+JITTER_PINGS = """. "$BBR_A_SRC/testbed/topology.sh"
+tb_find_tools || exit 1
+TB_RTTS=10 TB_RATE=20 TB_BUF=100000 TB_JITTER_MS=4 TB_JITTER_DIST=uniform
+for r in 0 1; do
+    TB_PREFIX=jit$r- TB_JITTER_REORDER=$r
+    tb_setup || exit 1
+    tb_exec s1 ping -n -c 300 -i 0.002 -W 2 10.0.0.2 > "$BBR_A_OUT/ping$r.txt"
+    tb_teardown
+done
+"""
+
+
+def ping_replies(path):
+    """[(icmp_seq, rtt ms)] of a ping's output, in the order the replies came."""
+    out = []
+    for ln in Path(path).read_text().splitlines():
+        m = re.search(r"icmp_seq=(\d+) .*time=([0-9.]+) ms", ln)
+        if m:
+            out.append((int(m.group(1)), float(m.group(2))))
+    return out
+
+
+def test_delay_jitter_varies_the_rtt_in_order_unless_reordering_is_asked(run_testbed,
+                                                                          tmp_path):
+    """--delay-jitter 4 on 10 and 30 ms paths, with a route change of class 1 to 20 ms at 3 s:
+    the run records it, and the route change kept the jitter and the rate that keeps the
+    order (the router's qdiscs at the end). On the bare topology, pings 2 ms apart see
+    10 +- 4 ms and come back in order, and out of order with ':reorder'."""
+    out = tmp_path / "jit"
+    summary = run_testbed(out, "--cc", "bbr", "--rtt", "10,30", "--rate", "20",
+                          "--buffer-bdp", "2", "--duration", "6", "--warmup", "1",
+                          "--delay-jitter", "4", "--delay-schedule", "1:3:20",
+                          "--sample-ms", "100", "--trace", "off", "--seed", "1")
+    r = summary["results"][0]
+    assert r["params"]["delay_jitter"] == "4:uniform:order"
+    run = out / "bbr" / "run1"
+    final = (run / "tc_final.txt").read_text()
+    assert re.search(r"netem 1: dev to_s1 root .*delay 20ms +4ms rate 100Gbit", final), final
+    assert re.search(r"netem 1: dev to_s2 root .*delay 30ms +4ms rate 100Gbit", final), final
+
+    g = guest_script(tmp_path, "jitter_pings", JITTER_PINGS)
+    for r in (0, 1):
+        replies = ping_replies(g / f"ping{r}.txt")
+        assert len(replies) >= 290, (r, len(replies))
+        seqs = [s for s, _ in replies]
+        rtts = [t for s, t in replies if s > 1]  # the first waited for ARP too
+        assert 5.9 <= min(rtts) < 7 and 13 < max(rtts) <= 14.5, (r, min(rtts), max(rtts))
+        inversions = sum(a > b for a, b in zip(seqs, seqs[1:]))
+        if r == 0:
+            assert inversions == 0, seqs
+        else:
+            assert inversions > 5, seqs

@@ -111,6 +111,13 @@ def test_points_override_keys(tmp_path):
      "[flows.large] delay_schedule: '-5' is not a number"),
     (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 30:60\nsize"), None,
      "[flows.large] delay_schedule: '30:60': times must increase and lie within the run"),
+    (lambda t: t + "[paths]\ndelay_jitter = 5:gauss\n", None,
+     "[paths] delay_jitter: '5:gauss' is not MS[:DIST][:reorder]"),
+    (lambda t: t + "[paths]\ndelay_jitter = 50\n", None,
+     "[paths] delay_jitter: '50' is out of range (> 0 and <= 45)"),
+    (lambda t: t + "[paths]\ndelay_jitter = 5:normal:reorder:x\n", None,
+     "[paths] delay_jitter: '5:normal:reorder:x' is not MS[:DIST][:reorder]"),
+    (lambda t: t + "[paths]\njitter = 5\n", None, "[paths] jitter: unknown key"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
      "[bottleneck] loss: '100' is not a percentage below 100"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nbuffer = 3"), None,
@@ -152,6 +159,14 @@ def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
               .replace("rtt = 45\nstart", "rtt = 45\ndelay_schedule = 15:145\nstart"))
     assert opts(p)["--delay-schedule"] == "1:10:60,2:15:145,1:20:45"
     assert "--delay-schedule" not in opts(write(tmp_path, GOOD, "plain.ini"))
+
+
+def test_the_paths_section_becomes_the_path_options(tmp_path):
+    """[paths] delay_jitter is --delay-jitter as written; without the section nothing."""
+    o = opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4:pareto:reorder\n"))
+    assert o["--delay-jitter"] == "4:pareto:reorder"
+    assert opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4\n"))["--delay-jitter"] == "4"
+    assert "--delay-jitter" not in opts(write(tmp_path, GOOD, "plain.ini"))
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

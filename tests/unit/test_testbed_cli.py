@@ -14,7 +14,8 @@ RF = REPO / "testbed" / "rtt_fairness.sh"
 SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
 # the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
-LIBS = [REPO / "testbed" / "lib" / f"{n}.sh" for n in ("options", "flows", "module", "record")]
+LIBS = [REPO / "testbed" / "lib" / f"{n}.sh"
+        for n in ("options", "flows", "module", "record", "traffic", "paths", "usage")]
 
 
 def netns_list(every=False):
@@ -180,6 +181,11 @@ SHARED_BAD = [
     ("--delay-schedule", "1:10:-5"), ("--delay-schedule", "1:10:0"),
     ("--delay-schedule", "1:20:30,2:10:60"), ("--delay-schedule", "1:10"),
     ("--delay-schedule", "1:10:20,,2:20:60"), ("--delay-schedule", "1:10:20:5"),
+    # RTT variation: no jitter, more than the smallest RTT, an unknown distribution, a
+    # malformed value
+    ("--delay-jitter", "0"), ("--delay-jitter", "10.5"), ("--delay-jitter", "5:gauss"),
+    ("--delay-jitter", "5:normal:reorder:x"), ("--delay-jitter", "5::reorder"),
+    ("--delay-jitter", ":5"), ("--delay-jitter", "5:normalreorder"),
 ]
 
 
@@ -202,6 +208,8 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--flows-per-rtt", "3", "--stagger", "5.799999"],
     ["--cc", "bbr_a,cubic", "--load", "bbr,bbr_a_fair", "--module-param", "adaptive=0"],
     ["--delay-schedule", "1:10:25,2:10:60,1:20.5:10"],  # up and down, two at one time
+    ["--delay-jitter", "10"], ["--delay-jitter", "2.5:paretonormal"],
+    ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
@@ -310,3 +318,33 @@ def test_rtt_fairness_gives_a_guest_memory_for_many_flows_started_one_by_one(ext
         assert not line, line
     else:
         assert line and mem in line[0], p.stderr
+
+
+def path_netem(tmp, *calls, **env):
+    """The tc command lines topology.sh's tb_path_netem / tb_delay write for calls (shell
+    words), with TB_* variables env, tc replaced by a stand-in that prints its words."""
+    tc = tmp / "tc"
+    tc.write_text('#!/bin/sh\nprintf "%s\\n" "$*"\n')
+    tc.chmod(0o755)
+    sets = "".join(f"{k}='{v}' " for k, v in env.items())
+    script = f'. "{TOPO}"; TB_TC={tc} TB_PREFIX=p- {sets}; ' + "; ".join(calls)
+    p = run("sh", "-c", script)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.splitlines()
+
+
+def test_the_ack_path_netem_keeps_its_jitter_through_route_changes(tmp_path):
+    """Without jitter the netem is what it always was; with it, every add and change (a
+    --delay-schedule route change) carries the jitter, its distribution and, unless
+    reordering is asked for, the rate that keeps netem's queue in order."""
+    plain = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 2 40")
+    assert plain == ["-n p-r qdisc add dev to_s1 root handle 1: netem delay 10ms limit 100000",
+                     "-n p-r qdisc change dev to_s2 root handle 1: netem delay 40ms limit 100000"]
+    jit = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 1 40", TB_JITTER_MS="4",
+                     TB_JITTER_DIST="normal", TB_JITTER_REORDER="0")
+    assert [ln.split("netem ")[1] for ln in jit] == [
+        "delay 10ms 4ms distribution normal rate 100gbit limit 100000",
+        "delay 40ms 4ms distribution normal rate 100gbit limit 100000"]
+    reo = path_netem(tmp_path, "tb_delay 1 40", TB_JITTER_MS="2.5", TB_JITTER_DIST="uniform",
+                     TB_JITTER_REORDER="1")
+    assert reo[0].split("netem ")[1] == "delay 40ms 2.5ms limit 100000"

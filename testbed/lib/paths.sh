@@ -1,0 +1,86 @@
+# testbed/lib/paths.sh -- the paths' options of scenario.sh: their checks (check_paths, called
+# by lib/options.sh's check_options) and what a run does for them while the flows run (route
+# changes). testbed/README.md, "Paths that change", says what each one models.
+# shellcheck shell=sh
+# POSIX sh, sourced by scenario.sh; defines functions only. The checks use shell builtins
+# only, and a run without these options starts no process for them (lib/options.sh's top:
+# UML's seeded random stream).
+{
+
+# check_paths: every path option; each becomes what topology.sh and the run read.
+check_paths() {
+	check_delay_schedule
+	check_delay_jitter
+}
+
+# check_delay_schedule: --delay-schedule (CLASS:T:MS items: CLASS a sender class, 1..NCLASS,
+# T within the run, times not decreasing, MS a delay as --rtt's); DELAY_SCHEDULE becomes space
+# separated.
+check_delay_schedule() {
+	no_empty_item --delay-schedule "$DELAY_SCHEDULE"
+	words "$DELAY_SCHEDULE"
+	DELAY_SCHEDULE=$WORDS _prev=0
+	for v in $DELAY_SCHEDULE; do
+		case $v in *:*:*:* | :* | *: | *::*) bad "--delay-schedule: '$v' is not CLASS:T:MS" ;;
+		*:*:*) ;; *) bad "--delay-schedule: '$v' is not CLASS:T:MS" ;; esac
+		whole_ok "${v%%:*}" "x >= 1 && x <= $NCLASS" ||
+			bad "--delay-schedule: '$v': '${v%%:*}' is not a sender class (1..$NCLASS, the position of its RTT in --rtt)"
+		_t=${v#*:} _t=${_t%:*}
+		number_ok "$_t" 'x > 0 && x < duration_us' ||
+			bad "--delay-schedule: '$v': '$_t' is not a time within the run (0 < T < --duration $DURATION)"
+		[ "$MICRO" -ge "$_prev" ] || bad "--delay-schedule: '$v': times must not decrease"
+		_prev=$MICRO
+		number_ok "${v##*:}" 'x > 0 && x <= 10000 * U' ||
+			bad "--delay-schedule: '$v': '${v##*:}' is not a delay in ms (0 < ms <= 10000)"
+	done
+}
+
+# check_delay_jitter: --delay-jitter MS[:DIST][:reorder]: every sender path's delay varies by
+# up to MS ms around its base RTT (netem's jitter, at most the smallest --rtt), drawn from DIST
+# (uniform, the default, normal, pareto, paretonormal), in order unless 'reorder' is given.
+# Sets TB_JITTER_MS, TB_JITTER_DIST and TB_JITTER_REORDER (0 or 1) for topology.sh's
+# tb_path_netem; DELAY_JITTER becomes MS:DIST:order|reorder.
+check_delay_jitter() {
+	TB_JITTER_MS='' TB_JITTER_DIST=uniform TB_JITTER_REORDER=0
+	[ -n "$DELAY_JITTER" ] || return 0
+	_what="--delay-jitter: '$DELAY_JITTER'"
+	case $DELAY_JITTER in *:*:*:* | :* | *: | *::*) bad "$_what is not MS[:DIST][:reorder]" ;; esac
+	TB_JITTER_MS=${DELAY_JITTER%%:*} _rest=${DELAY_JITTER#"$TB_JITTER_MS"} _rest=${_rest#:}
+	case $_rest in reorder | *:reorder) TB_JITTER_REORDER=1 _rest=${_rest%reorder} _rest=${_rest%:} ;; esac
+	case $_rest in
+	'') ;; uniform | normal | pareto | paretonormal) TB_JITTER_DIST=$_rest ;;
+	*) bad "$_what: '$_rest' is not a distribution (uniform, normal, pareto, paretonormal) or reorder" ;;
+	esac
+	_min=
+	for v in $RTTS; do to_micro "$v" && { [ -n "$_min" ] && [ "$_min" -le "$MICRO" ]; } || _min=$MICRO; done
+	number_ok "$TB_JITTER_MS" "x > 0 && x <= $_min" || {
+		from_micro "$_min"
+		bad "$_what: '$TB_JITTER_MS' is not a jitter in ms (0 < ms <= the smallest --rtt, $DECIMAL)"
+	}
+	_order=order
+	[ "$TB_JITTER_REORDER" = 0 ] || _order=reorder
+	DELAY_JITTER=$TB_JITTER_MS:$TB_JITTER_DIST:$_order
+}
+
+# start_delay_schedule: the route changes of --delay-schedule (CLASS:T:MS: sender class CLASS
+# has a base RTT of MS ms from T seconds after t0 on), made by one background process as the
+# rate schedule's are (tb_delay: the netem on the class's ACK path, its jitter kept); each
+# change's uptime, class and RTT go to delay_changes.txt. Nothing without a schedule.
+# shellcheck disable=SC2034,SC2154 # SCHEDULE_PID is scenario.sh's, so is t0
+start_delay_schedule() {
+	[ -n "$DELAY_SCHEDULE" ] || return 0
+	(
+		for item in $DELAY_SCHEDULE; do
+			class=${item%%:*} at=${item#*:} ms=${item##*:}
+			at=${at%:*}
+			read -r up _ < /proc/uptime
+			nap=$(awk -v a="$t0" -v t="$at" -v u="$up" 'BEGIN { w = a + t - u; printf "%.3f", (w > 0 ? w : 0) }')
+			sleep "$nap"
+			tb_delay "$class" "$ms" || { log "the delay change of class $class to $ms ms failed"; exit 1; }
+			read -r up _ < /proc/uptime
+			echo "$up $class $ms" >> "$SCRATCH/delay_changes.txt"
+		done
+	) &
+	SCHEDULE_PID="$SCHEDULE_PID $!"
+}
+}
