@@ -33,7 +33,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   delay_schedule (T:MS, ... this class's base RTT from T s after the first
                   start on: route changes, up and down)
     [paths]       what every sender path does besides its RTT (testbed/README.md, "Paths
-                  that change"): delay_jitter (MS[:DIST][:reorder], RTT variation)
+                  that change"): delay_jitter (MS[:DIST][:reorder], RTT variation),
+                  ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -54,7 +55,7 @@ KEYS = {
                  "sample_ms", "client", "flent"},
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
-    "paths": {"delay_jitter"},
+    "paths": {"delay_jitter", "ack_aggregation"},
 }
 JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
@@ -201,6 +202,16 @@ def path_options(F, p, rtts):
             raise f.bad(f"'{text}' is not MS[:DIST][:reorder] (DIST: {', '.join(JITTER_DISTS)})")
         number(f, ms, 0, min(float(r) for r in rtts), lo_open=True)
         out.append(("--delay-jitter", text))
+    if p.get("ack_aggregation", "").strip():
+        f, text = F("paths", "ack_aggregation"), p["ack_aggregation"].strip()
+        parts = text.split(":")
+        if len(parts) > 3:
+            raise f.bad(f"'{text}' is not MIN_MS[:MAX_MS[:PACKETS]]")
+        hi = float(number(f, parts[1] if len(parts) > 1 else parts[0], 0, 1000, lo_open=True))
+        number(f, parts[0], 0, hi)
+        if len(parts) == 3:
+            number(f, parts[2], 1, 100000, whole=True)
+        out.append(("--ack-aggregation", text))
     return out
 
 

@@ -25,7 +25,7 @@
 #   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
 #               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
 #   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
-#   TB_JITTER_MS, TB_JITTER_DIST, TB_JITTER_REORDER  the ACK paths' jitter (tb_path_netem)
+#   TB_JITTER_*, TB_SLOT  the ACK paths' jitter and aggregation (tb_path_netem, lib/paths.sh)
 # Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
 
 : "${TB_PREFIX:=bbra$$-}"
@@ -225,8 +225,8 @@ tb_aqm() {
 }
 
 # tb_path_netem add|change K MS: the netem toward sender class K, its base RTT of MS ms (the
-# ACK path), the one place its options are written: TB_JITTER_* (lib/paths.sh; the README's
-# "Paths that change" says how `rate` keeps the order). tb_delay K MS: a route change.
+# ACK path), the one place its options are written (README, "Paths that change": how `rate`
+# keeps the order; TB_SLOT: slot words). tb_delay K MS: a route change.
 tb_path_netem() {
 	_op=$1 _k=$2 && set -- delay "${3}ms"
 	if [ -n "${TB_JITTER_MS:-}" ]; then
@@ -234,7 +234,8 @@ tb_path_netem() {
 		[ "${TB_JITTER_DIST:-uniform}" = uniform ] || set -- "$@" distribution "$TB_JITTER_DIST"
 		[ "${TB_JITTER_REORDER:-0}" = 1 ] || set -- "$@" rate 100gbit
 	fi
-	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" limit "$TB_NETEM_LIMIT"
+	# shellcheck disable=SC2086 # TB_SLOT: tc's words
+	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" ${TB_SLOT:+slot $TB_SLOT} limit "$TB_NETEM_LIMIT"
 }
 tb_delay() { tb_path_netem change "$1" "$2"; }
 
@@ -244,8 +245,7 @@ tb_rate() {
 		burst 15k cburst 15k quantum 1514
 }
 
-# Kill whatever still runs in our namespaces, then delete them. Safe to call repeatedly,
-# and when setup failed half-way.
+# Kill whatever still runs in our namespaces, delete them; safe again and after a half setup.
 tb_teardown() {
 	if [ -n "$TB_TCP_MEM_OLD" ]; then
 		echo "$TB_TCP_MEM_OLD" > "$TB_PROC/sys/net/ipv4/tcp_mem" 2>/dev/null

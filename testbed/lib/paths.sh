@@ -11,6 +11,7 @@
 check_paths() {
 	check_delay_schedule
 	check_delay_jitter
+	check_ack_aggregation
 }
 
 # check_delay_schedule: --delay-schedule (CLASS:T:MS items: CLASS a sender class, 1..NCLASS,
@@ -60,6 +61,29 @@ check_delay_jitter() {
 	_order=order
 	[ "$TB_JITTER_REORDER" = 0 ] || _order=reorder
 	DELAY_JITTER=$TB_JITTER_MS:$TB_JITTER_DIST:$_order
+}
+
+# check_ack_aggregation: --ack-aggregation MIN_MS[:MAX_MS[:PACKETS]]: every ACK path releases
+# what it holds only at slots MIN..MAX ms apart (uniform; MAX = MIN when not given), at most
+# PACKETS per slot (default: all). Sets TB_SLOT, netem's slot words for tb_path_netem;
+# ACK_AGGREGATION becomes MIN:MAX or MIN:MAX:PACKETS.
+# shellcheck disable=SC2034 # TB_SLOT is read by topology.sh
+check_ack_aggregation() {
+	TB_SLOT=''
+	[ -n "$ACK_AGGREGATION" ] || return 0
+	_what="--ack-aggregation: '$ACK_AGGREGATION'"
+	case $ACK_AGGREGATION in *:*:*:* | :* | *: | *::*) bad "$_what is not MIN_MS[:MAX_MS[:PACKETS]]" ;; esac
+	_min=${ACK_AGGREGATION%%:*} _rest=${ACK_AGGREGATION#"$_min"} _rest=${_rest#:}
+	_max=${_rest%%:*} _pk=${_rest#"$_max"} _pk=${_pk#:}
+	[ -n "$_max" ] || _max=$_min
+	number_ok "$_max" 'x > 0 && x <= 1000 * U' ||
+		bad "$_what: '$_max' is not a slot spacing in ms (0 < ms <= 1000)"
+	_hi=$MICRO
+	number_ok "$_min" "x <= $_hi" || bad "$_what: '$_min' is not a spacing in ms from 0 to MAX_MS ($_max)"
+	[ -z "$_pk" ] || whole_ok "$_pk" 'x >= 1 && x <= 100000' ||
+		bad "$_what: '$_pk' is not a number of packets per slot (1..100000)"
+	TB_SLOT="${_min}ms ${_max}ms${_pk:+ packets $_pk}"
+	ACK_AGGREGATION=$_min:$_max${_pk:+:$_pk}
 }
 
 # start_delay_schedule: the route changes of --delay-schedule (CLASS:T:MS: sender class CLASS

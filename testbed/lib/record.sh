@@ -40,6 +40,7 @@ record_params() {
 	[ -z "$RATE_SCHEDULE" ] || param rate_schedule "$RATE_SCHEDULE"
 	[ -z "$DELAY_SCHEDULE" ] || param delay_schedule "$DELAY_SCHEDULE"
 	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
+	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }

@@ -43,6 +43,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        most the smallest --rtt) around its base RTT, drawn from DIST (uniform,
                        default, normal, pareto, paretonormal); packets keep their order
                        unless 'reorder' is given (testbed/README.md, Paths that change)
+  --ack-aggregation MIN_MS[:MAX_MS[:PACKETS]]  every sender path releases its ACKs in bursts:
+                       at slots MIN..MAX ms apart (uniform; MAX = MIN if not given), at most
+                       PACKETS per slot (default all): netem's slot
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)

@@ -6,6 +6,7 @@ asked to reorder.
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -121,3 +122,50 @@ def test_delay_jitter_varies_the_rtt_in_order_unless_reordering_is_asked(run_tes
             assert inversions == 0, seqs
         else:
             assert inversions > 5, seqs
+
+
+# the ACK path of topology.sh (10 ms) without slots (0) and with slots every 10 ms (1): a UDP
+# stream of 5 Mbit/s (a packet every 2.4 ms) from the receiver's side to the sender's, whose
+# iperf3 server measures the jitter of the packets' transit times (RFC 3550)
+SLOT_UDP = """. "$BBR_A_SRC/testbed/topology.sh"
+tb_find_tools || exit 1
+TB_RTTS=10 TB_RATE=20 TB_BUF=100000
+for r in 0 1; do
+    TB_PREFIX=slot$r- TB_SLOT=
+    [ $r = 0 ] || TB_SLOT="10ms 10ms"
+    tb_setup || exit 1
+    tb_exec s1 iperf3 -s -1 -J > "$BBR_A_OUT/server$r.json" 2>/dev/null &
+    sleep 1
+    tb_exec d iperf3 -c 10.1.1.2 -u -b 5M -t 2 -J > /dev/null 2>&1 || exit 1
+    wait
+    tb_teardown
+done
+"""
+
+
+def test_ack_aggregation_releases_the_acks_in_bursts(run_testbed, tmp_path):
+    """--ack-aggregation 2:8:16 is recorded and on both ACK paths' netem at the end of a run
+    that filled the link; on the bare topology, a UDP stream toward the sender arrives with
+    no jitter through the ACK path, and with several ms through slots 10 ms apart (the
+    packets between two slots leave together)."""
+    out = tmp_path / "agg"
+    summary = run_testbed(out, "--cc", "bbr", "--rtt", "10,30", "--rate", "20",
+                          "--buffer-bdp", "2", "--duration", "5", "--warmup", "1",
+                          "--ack-aggregation", "2:8:16", "--sample-ms", "100",
+                          "--trace", "off", "--seed", "1")
+    r = summary["results"][0]
+    assert r["params"]["ack_aggregation"] == "2:8:16"
+    assert r["utilization"] > 0.5, r["utilization"]
+    final = (out / "bbr" / "run1" / "tc_final.txt").read_text()
+    for k, ms in ((1, 10), (2, 30)):
+        assert re.search(rf"netem 1: dev to_s{k} root .*delay {ms}ms.* slot 2ms 8ms packets 16",
+                         final), final
+
+    g = guest_script(tmp_path, "slot_udp", SLOT_UDP)
+    jitter = []
+    for r in (0, 1):
+        text = (g / f"server{r}.json").read_text()
+        res = json.loads(text[text.index("{"):])["end"]["sum"]  # after iperf3's IPv6 warning
+        assert res["packets"] > 800 and res["lost_packets"] == 0, res
+        jitter.append(res["jitter_ms"])
+    assert jitter[0] < 0.1 and jitter[1] > 2, jitter

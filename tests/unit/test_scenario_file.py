@@ -118,6 +118,12 @@ def test_points_override_keys(tmp_path):
     (lambda t: t + "[paths]\ndelay_jitter = 5:normal:reorder:x\n", None,
      "[paths] delay_jitter: '5:normal:reorder:x' is not MS[:DIST][:reorder]"),
     (lambda t: t + "[paths]\njitter = 5\n", None, "[paths] jitter: unknown key"),
+    (lambda t: t + "[paths]\nack_aggregation = 8:2\n", None,
+     "[paths] ack_aggregation: '8' is out of range (>= 0 and <= 2)"),
+    (lambda t: t + "[paths]\nack_aggregation = 2:8:0\n", None,
+     "[paths] ack_aggregation: '0' is out of range (>= 1 and <= 100000)"),
+    (lambda t: t + "[paths]\nack_aggregation = 2:8:4:1\n", None,
+     "[paths] ack_aggregation: '2:8:4:1' is not MIN_MS[:MAX_MS[:PACKETS]]"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
      "[bottleneck] loss: '100' is not a percentage below 100"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nbuffer = 3"), None,
@@ -162,11 +168,14 @@ def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
 
 
 def test_the_paths_section_becomes_the_path_options(tmp_path):
-    """[paths] delay_jitter is --delay-jitter as written; without the section nothing."""
+    """[paths] delay_jitter and ack_aggregation are their options as written; without the
+    section nothing."""
     o = opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4:pareto:reorder\n"))
     assert o["--delay-jitter"] == "4:pareto:reorder"
     assert opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4\n"))["--delay-jitter"] == "4"
     assert "--delay-jitter" not in opts(write(tmp_path, GOOD, "plain.ini"))
+    o = opts(write(tmp_path, GOOD + "[paths]\nack_aggregation = 2:8:16\n"))
+    assert o["--ack-aggregation"] == "2:8:16" and "--delay-jitter" not in o
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

@@ -186,6 +186,10 @@ SHARED_BAD = [
     ("--delay-jitter", "0"), ("--delay-jitter", "10.5"), ("--delay-jitter", "5:gauss"),
     ("--delay-jitter", "5:normal:reorder:x"), ("--delay-jitter", "5::reorder"),
     ("--delay-jitter", ":5"), ("--delay-jitter", "5:normalreorder"),
+    # ACK aggregation: no spacing, MIN above MAX, a bad packet count, malformed
+    ("--ack-aggregation", "0"), ("--ack-aggregation", "8:2"), ("--ack-aggregation", "2:8:0"),
+    ("--ack-aggregation", "2:8:1.5"), ("--ack-aggregation", "2::5"),
+    ("--ack-aggregation", "2:8:16:1"), ("--ack-aggregation", "1001"),
 ]
 
 
@@ -210,6 +214,7 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--delay-schedule", "1:10:25,2:10:60,1:20.5:10"],  # up and down, two at one time
     ["--delay-jitter", "10"], ["--delay-jitter", "2.5:paretonormal"],
     ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
+    ["--ack-aggregation", "2"], ["--ack-aggregation", "0:8"], ["--ack-aggregation", "1.5:4:16"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
@@ -336,7 +341,8 @@ def path_netem(tmp, *calls, **env):
 def test_the_ack_path_netem_keeps_its_jitter_through_route_changes(tmp_path):
     """Without jitter the netem is what it always was; with it, every add and change (a
     --delay-schedule route change) carries the jitter, its distribution and, unless
-    reordering is asked for, the rate that keeps netem's queue in order."""
+    reordering is asked for, the rate that keeps netem's queue in order; so with ACK
+    aggregation its slots."""
     plain = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 2 40")
     assert plain == ["-n p-r qdisc add dev to_s1 root handle 1: netem delay 10ms limit 100000",
                      "-n p-r qdisc change dev to_s2 root handle 1: netem delay 40ms limit 100000"]
@@ -348,3 +354,8 @@ def test_the_ack_path_netem_keeps_its_jitter_through_route_changes(tmp_path):
     reo = path_netem(tmp_path, "tb_delay 1 40", TB_JITTER_MS="2.5", TB_JITTER_DIST="uniform",
                      TB_JITTER_REORDER="1")
     assert reo[0].split("netem ")[1] == "delay 40ms 2.5ms limit 100000"
+    # ACK aggregation: netem's slots, with a route change too
+    agg = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 1 40", TB_SLOT="2ms 8ms packets 16")
+    assert [ln.split("netem ")[1] for ln in agg] == [
+        "delay 10ms slot 2ms 8ms packets 16 limit 100000",
+        "delay 40ms slot 2ms 8ms packets 16 limit 100000"]
