@@ -77,6 +77,8 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      normal, pareto or paretonormal; in order unless ':reorder' (5:normal)
   --ack-aggregation MIN_MS[:MAX_MS[:PACKETS]]  ACKs released in bursts on every sender
                      path, at slots MIN..MAX ms apart, at most PACKETS each (2:8, 4:4:16)
+  --offloads on|off  on: GSO and GRO on at the end hosts (TSO off: testbed/README.md,
+                     Paths that change) (default off: the shaper sees 1514-byte frames)
   --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
@@ -100,7 +102,7 @@ CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WAR
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
-DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION=''
+DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -116,7 +118,7 @@ set_opt() { # set_opt OPTION VALUE
 	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
-	--ack-aggregation) ACK_AGGREGATION=$2 ;;
+	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -130,7 +132,7 @@ while [[ $# -gt 0 ]]; do
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
 		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
-		--delay-schedule | --delay-jitter | --ack-aggregation) ;;
+		--delay-schedule | --delay-jitter | --ack-aggregation | --offloads) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -172,6 +174,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $DELAY_SCHEDULE ]] || SARGS+=(--delay-schedule "$DELAY_SCHEDULE")
 	[[ -z $DELAY_JITTER ]] || SARGS+=(--delay-jitter "$DELAY_JITTER")
 	[[ -z $ACK_AGGREGATION ]] || SARGS+=(--ack-aggregation "$ACK_AGGREGATION")
+	[[ $OFFLOADS == off ]] || SARGS+=(--offloads "$OFFLOADS")
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
 	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")

@@ -34,7 +34,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   start on: route changes, up and down)
     [paths]       what every sender path does besides its RTT (testbed/README.md, "Paths
                   that change"): delay_jitter (MS[:DIST][:reorder], RTT variation),
-                  ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts)
+                  ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts),
+                  offloads (on or off, off: GSO and GRO at the end hosts)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -55,7 +56,7 @@ KEYS = {
                  "sample_ms", "client", "flent"},
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
-    "paths": {"delay_jitter", "ack_aggregation"},
+    "paths": {"delay_jitter", "ack_aggregation", "offloads"},
 }
 JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
@@ -212,6 +213,11 @@ def path_options(F, p, rtts):
         if len(parts) == 3:
             number(f, parts[2], 1, 100000, whole=True)
         out.append(("--ack-aggregation", text))
+    off = p.get("offloads", "off").strip()
+    if off not in ("on", "off"):
+        raise F("paths", "offloads").bad(f"'{off}' is not on or off")
+    if off == "on":
+        out.append(("--offloads", "on"))
     return out
 
 

@@ -6,12 +6,11 @@
 #   s2 (10.1.2.2) ---+-- r (router) --to_rcv--> [l] --> d (receiver, 10.0.0.2)
 #   sK (10.1.K.2) --/     netem delay RTT_k        bfifo limit BUF bytes
 #                         on r -> s_k (ACK path)   [l]: only when LOSS > 0
-#
 # One sender namespace per RTT class; its whole base RTT is a netem on the router's egress
 # toward it (the ACK path): nothing waits in the sender's qdisc (TCP small queues). Random
 # loss is a netem without rate or delay in a namespace "l" after the bottleneck (created
-# only with loss): a lost packet has used its slot. TSO/GSO/GRO are off on every veth so the
-# shaper sees real packets. testbed/README.md, "Topology", says why each is so.
+# only with loss): a lost packet has used its slot. TSO/GSO/GRO are off on every veth (GSO
+# and GRO on at the end hosts with TB_OFFLOADS=on): the shaper sees real packets (README).
 #
 # Inputs (shell variables, read by tb_setup):
 #   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-)
@@ -22,8 +21,8 @@
 #   TB_QDISC    the bottleneck's queue under the htb: bfifo (default), pfifo, red, codel,
 #               fq_codel, each holding at most TB_BUF bytes (tb_aqm says how)
 #   TB_QDISC_OPTS  more tc options for that qdisc, appended (default none)
-#   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
-#               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
+#   TB_SOCKBUF  max tcp_rmem/tcp_wmem of the end hosts, bytes (default: 64 MiB, or
+#               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when more); TB_OFFLOADS on|off
 #   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
 #   TB_JITTER_*, TB_SLOT  the ACK paths' jitter and aggregation (tb_path_netem, lib/paths.sh)
 # Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
@@ -75,8 +74,9 @@ tb_link() {
 }
 
 tb_ifup() {
-	tb_exec "$1" "$TB_ETHTOOL" -K "$2" tso off gso off gro off >/dev/null 2>&1 ||
-		{ tb_log "ethtool -K $2 tso/gso/gro off failed in $(tb_ns "$1")"; return 1; }
+	case ${TB_OFFLOADS:-off}:$1 in on:s* | on:d) set -- "$1" "$2" on ;; *) set -- "$1" "$2" off ;; esac
+	tb_exec "$1" "$TB_ETHTOOL" -K "$2" tso off gso "$3" gro "$3" >/dev/null 2>&1 ||
+		{ tb_log "ethtool -K $2 tso off gso/gro $3 failed in $(tb_ns "$1")"; return 1; }
 	tb_ipn "$1" link set dev "$2" up
 }
 

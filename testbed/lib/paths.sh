@@ -7,11 +7,14 @@
 # UML's seeded random stream).
 {
 
-# check_paths: every path option; each becomes what topology.sh and the run read.
+# check_paths: every path option; each becomes what topology.sh and the run read
+# (--offloads: TB_OFFLOADS).
+# shellcheck disable=SC2034 # TB_OFFLOADS is read by topology.sh
 check_paths() {
 	check_delay_schedule
 	check_delay_jitter
 	check_ack_aggregation
+	case $OFFLOADS in on | off) TB_OFFLOADS=$OFFLOADS ;; *) bad "--offloads: '$OFFLOADS' is not on or off" ;; esac
 }
 
 # check_delay_schedule: --delay-schedule (CLASS:T:MS items: CLASS a sender class, 1..NCLASS,

@@ -41,6 +41,7 @@ record_params() {
 	[ -z "$DELAY_SCHEDULE" ] || param delay_schedule "$DELAY_SCHEDULE"
 	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
 	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
+	[ "$OFFLOADS" = off ] || param offloads "$OFFLOADS"
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }
@@ -154,6 +155,10 @@ record_final() {
 		{ echo "### namespace $n"; tb_tcn $n -s qdisc show; tb_ipn $n -s link show; } >> "$SCRATCH/tc_final.txt" 2>&1
 	done
 	record_counters end
+	# --offloads on: what the end hosts' interfaces had (a process only with the option)
+	[ "$OFFLOADS" = off ] || for n in s1 d; do
+		{ echo "### namespace $n"; tb_exec $n "$TB_ETHTOOL" -k eth0; } >> "$SCRATCH/offloads.txt" 2>&1
+	done
 	dmesg 2>/dev/null | tail -n 40 > "$SCRATCH/dmesg_tail.txt"
 }
 }

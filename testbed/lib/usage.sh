@@ -46,6 +46,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --ack-aggregation MIN_MS[:MAX_MS[:PACKETS]]  every sender path releases its ACKs in bursts:
                        at slots MIN..MAX ms apart (uniform; MAX = MIN if not given), at most
                        PACKETS per slot (default all): netem's slot
+  --offloads on|off    on: GSO and GRO on at the end hosts' interfaces, as real hosts run them
+                       (TSO stays off: on a veth it would cut packets after the bottleneck;
+                       testbed/README.md says what a veth can model); default off
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)

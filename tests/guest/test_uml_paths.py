@@ -169,3 +169,56 @@ def test_ack_aggregation_releases_the_acks_in_bursts(run_testbed, tmp_path):
         assert res["packets"] > 800 and res["lost_packets"] == 0, res
         jitter.append(res["jitter_ms"])
     assert jitter[0] < 0.1 and jitter[1] > 2, jitter
+
+
+# a TCP flow from the receiver's side to the sender's through 10 ms slots on the ACK path
+# (its data arrives in bursts), with the end hosts' offloads off and on: the sender's TCP
+# counts the segments it was handed (InSegs: one per skb, so one per GRO'd skb)
+GRO_BURSTS = """. "$BBR_A_SRC/testbed/topology.sh"
+tb_find_tools || exit 1
+TB_RTTS=10 TB_BUF=100000 TB_RATE=20 TB_SLOT="10ms 10ms"
+for r in off on; do
+    TB_PREFIX=gro$r- TB_OFFLOADS=$r
+    tb_setup || exit 1
+    tb_exec s1 iperf3 -s -1 > /dev/null 2>&1 &
+    sleep 1
+    tb_exec d iperf3 -c 10.1.1.2 -t 2 -b 20M > /dev/null 2>&1 || exit 1
+    wait
+    tb_exec s1 cat /proc/net/snmp > "$BBR_A_OUT/snmp_s1_$r.txt"
+    tb_exec d cat /proc/net/snmp > "$BBR_A_OUT/snmp_d_$r.txt"
+    tb_teardown
+done
+"""
+
+
+def tcp_counter(path, name):
+    rows = [ln.split() for ln in Path(path).read_text().splitlines() if ln.startswith("Tcp:")]
+    return int(rows[1][rows[0].index(name)])
+
+
+def test_offloads_on_give_the_end_hosts_gso_and_gro(run_testbed, tmp_path):
+    """--offloads on: the run records it and its end hosts' interfaces had GSO and GRO on and
+    TSO off; on the bare topology, data that arrives in bursts (through ACK-path slots) is
+    handed to the receiving TCP as one skb per segment with offloads off, merged by GRO
+    with them on."""
+    out = tmp_path / "off"
+    summary = run_testbed(out, "--cc", "bbr", "--rtt", "10", "--rate", "20",
+                          "--buffer-bdp", "2", "--duration", "4", "--warmup", "1",
+                          "--offloads", "on", "--sample-ms", "100", "--trace", "off",
+                          "--seed", "1")
+    r = summary["results"][0]
+    assert r["params"]["offloads"] == "on" and r["utilization"] > 0.5, r["params"]
+    seen = (out / "bbr" / "run1" / "offloads.txt").read_text()
+    for ns in ("s1", "d"):
+        part = seen.split(f"### namespace {ns}\n")[1].split("###")[0]
+        for feature, state in (("generic-receive-offload", "on"),
+                               ("generic-segmentation-offload", "on"),
+                               ("tcp-segmentation-offload", "off")):
+            assert f"{feature}: {state}" in part, (ns, part)
+
+    g = guest_script(tmp_path, "gro_bursts", GRO_BURSTS)
+    sent = {m: tcp_counter(g / f"snmp_d_{m}.txt", "OutSegs") for m in ("off", "on")}
+    got = {m: tcp_counter(g / f"snmp_s1_{m}.txt", "InSegs") for m in ("off", "on")}
+    assert sent["off"] > 3000 and sent["on"] > 3000, sent
+    assert got["off"] > 0.9 * sent["off"], (got, sent)  # ACK-only segments aside, one each
+    assert got["on"] < 0.2 * sent["on"], (got, sent)

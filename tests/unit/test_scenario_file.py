@@ -122,6 +122,7 @@ def test_points_override_keys(tmp_path):
      "[paths] ack_aggregation: '8' is out of range (>= 0 and <= 2)"),
     (lambda t: t + "[paths]\nack_aggregation = 2:8:0\n", None,
      "[paths] ack_aggregation: '0' is out of range (>= 1 and <= 100000)"),
+    (lambda t: t + "[paths]\noffloads = yes\n", None, "[paths] offloads: 'yes' is not on or off"),
     (lambda t: t + "[paths]\nack_aggregation = 2:8:4:1\n", None,
      "[paths] ack_aggregation: '2:8:4:1' is not MIN_MS[:MAX_MS[:PACKETS]]"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
@@ -168,14 +169,16 @@ def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
 
 
 def test_the_paths_section_becomes_the_path_options(tmp_path):
-    """[paths] delay_jitter and ack_aggregation are their options as written; without the
-    section nothing."""
+    """[paths] delay_jitter, ack_aggregation and offloads are their options as written (offloads
+    only when on); without the section nothing."""
     o = opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4:pareto:reorder\n"))
     assert o["--delay-jitter"] == "4:pareto:reorder"
     assert opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4\n"))["--delay-jitter"] == "4"
     assert "--delay-jitter" not in opts(write(tmp_path, GOOD, "plain.ini"))
     o = opts(write(tmp_path, GOOD + "[paths]\nack_aggregation = 2:8:16\n"))
     assert o["--ack-aggregation"] == "2:8:16" and "--delay-jitter" not in o
+    assert opts(write(tmp_path, GOOD + "[paths]\noffloads = on\n"))["--offloads"] == "on"
+    assert "--offloads" not in opts(write(tmp_path, GOOD + "[paths]\noffloads = off\n"))
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

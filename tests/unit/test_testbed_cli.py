@@ -190,6 +190,7 @@ SHARED_BAD = [
     ("--ack-aggregation", "0"), ("--ack-aggregation", "8:2"), ("--ack-aggregation", "2:8:0"),
     ("--ack-aggregation", "2:8:1.5"), ("--ack-aggregation", "2::5"),
     ("--ack-aggregation", "2:8:16:1"), ("--ack-aggregation", "1001"),
+    ("--offloads", "ON"), ("--offloads", "1"), ("--offloads", ""),
 ]
 
 
@@ -215,6 +216,7 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--delay-jitter", "10"], ["--delay-jitter", "2.5:paretonormal"],
     ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
     ["--ack-aggregation", "2"], ["--ack-aggregation", "0:8"], ["--ack-aggregation", "1.5:4:16"],
+    ["--offloads", "on"], ["--offloads", "off"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
@@ -359,3 +361,28 @@ def test_the_ack_path_netem_keeps_its_jitter_through_route_changes(tmp_path):
     assert [ln.split("netem ")[1] for ln in agg] == [
         "delay 10ms slot 2ms 8ms packets 16 limit 100000",
         "delay 40ms slot 2ms 8ms packets 16 limit 100000"]
+
+
+def test_offloads_on_are_gso_and_gro_at_the_end_hosts_only(tmp_path):
+    """tb_ifup: every interface as always without TB_OFFLOADS (or off); with on, the senders'
+    and the receiver's get GSO and GRO, the router's none, and TSO stays off everywhere."""
+    et = tmp_path / "ethtool"
+    et.write_text('#!/bin/sh\nprintf "%s\\n" "$*" >> "$LOG"\n')
+    et.chmod(0o755)
+    ip = tmp_path / "ip"
+    ip.write_text('#!/bin/sh\n[ "$2" = exec ] && { shift 3; exec "$@"; }\nexit 0\n')
+    ip.chmod(0o755)
+    calls = "; ".join(f"tb_ifup {n} {d}" for n, d in (("s1", "eth0"), ("r", "to_s1"), ("d", "eth0"),
+                                                       ("r", "to_rcv")))
+    seen = {}
+    for mode in ("", "off", "on"):
+        log = tmp_path / f"log{mode}"
+        p = subprocess.run(["sh", "-c", f'. "{TOPO}"; TB_IP={ip} TB_ETHTOOL={et} '
+                            f'TB_OFFLOADS={mode}; {calls}'], capture_output=True, text=True,
+                           env={**os.environ, "LOG": str(log)}, timeout=60)
+        assert p.returncode == 0, p.stderr
+        seen[mode] = log.read_text().splitlines()
+    off = "-K {} tso off gso off gro off"
+    assert seen[""] == seen["off"] == [off.format(d) for d in ("eth0", "to_s1", "eth0", "to_rcv")]
+    assert seen["on"] == ["-K eth0 tso off gso on gro on", off.format("to_s1"),
+                          "-K eth0 tso off gso on gro on", off.format("to_rcv")]
