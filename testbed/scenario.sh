@@ -20,7 +20,7 @@ warn() { echo "scenario: warning: $*" >&2; }
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
-DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off
+DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE=''
 SIZES='' ENDS='' GAP=0.1 FLENT=''
 # The libraries, found without starting a process (see TB_DIR below)
 case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;; --rate-schedule) RATE_SCHEDULE=$2 ;;
 	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
-	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;;
+	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -146,7 +146,7 @@ param ns_prefix "$TB_PREFIX"
 param sockbuf_bytes "$TB_SOCKBUF"
 said=
 [ "$QDISC" = bfifo ] || said=", $QDISC"
-log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}${DELAY_JITTER:+, delay jitter $DELAY_JITTER}${ACK_AGGREGATION:+, ACK aggregation $ACK_AGGREGATION}$said"
+log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}${DELAY_JITTER:+, delay jitter $DELAY_JITTER}${ACK_AGGREGATION:+, ACK aggregation $ACK_AGGREGATION}${RATE_TRACE:+, rate trace $RATE_TRACE}$said"
 [ "$OFFLOADS" = off ] || log "offloads: GSO and GRO on at the end hosts (TSO off)"
 
 k=1
@@ -179,6 +179,7 @@ done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 start_rate_schedule
+start_rate_trace
 start_delay_schedule
 if [ -n "$FLENT" ]; then
 	start_flent

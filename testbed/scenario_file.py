@@ -22,7 +22,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
     [bottleneck]  rate (Mbit/s, required), buffer_bdp (x rate x the largest RTT, 5),
                   qdisc (bfifo, pfifo, red, codel, fq_codel), qdisc_opts (tc words),
                   rate_schedule (T:MBIT, ... the rate from T s after the first start),
-                  loss (percent, 0)
+                  rate_trace (a mahimahi trace replayed as the rate, its path relative to
+                  the file's directory; rate then sizes the buffer), loss (percent, 0)
     [flows.NAME]  one sender class (namespace) per section, in file order: rtt (ms,
                   required), count (1), cc (this class's cc, fixed: the run's item then
                   names the other classes' only), start (s: one for all its flows, or one
@@ -48,13 +49,16 @@ import os
 import re
 import sys
 
+import rate_trace
+
 QDISCS = ("bfifo", "pfifo", "red", "codel", "fq_codel")
 FLENT_TESTS = ("tcp_1up", "tcp_nup", "rtt_fair_var_down")
 CLIENTS = ("auto", "tcpflow", "iperf3")
 KEYS = {
     "scenario": {"description", "duration", "warmup", "cooldown", "cc", "jitter", "interval",
                  "sample_ms", "client", "flent"},
-    "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
+    "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "rate_trace",
+                   "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
     "paths": {"delay_jitter", "ack_aggregation", "offloads"},
 }
@@ -191,6 +195,23 @@ def delay_schedule(f, text, cls, duration):
     return out
 
 
+def trace_option(F, path, bn):
+    """--rate-trace of [bottleneck] rate_trace (relative to the file's directory), the trace
+    checked as rtt_fairness.sh will read it; [] without one."""
+    text = bn.get("rate_trace", "").strip()
+    if not text:
+        return []
+    f = F("bottleneck", "rate_trace")
+    if bn.get("rate_schedule", "").strip():
+        raise f.bad("give rate_trace or rate_schedule, not both")
+    trace = os.path.join(os.path.dirname(os.path.abspath(path)), text)
+    try:
+        rate_trace.read_trace(trace)
+    except rate_trace.TraceError as e:
+        raise f.bad(str(e))
+    return [("--rate-trace", os.path.normpath(trace))]
+
+
 def path_options(F, p, rtts):
     """rtt_fairness.sh's options of the [paths] section p (rtts: the classes' RTTs, text)."""
     out = []
@@ -304,6 +325,8 @@ def options(path, point=None, cc=None):
             prev = tv
             sched.append(f"{t.strip()}:{r.strip()}")
         out.append(("--rate-schedule", ",".join(sched)))
+
+    out += trace_option(F, path, bn)
 
     # the classes: RTTs, counts, fixed ccs; flows in the flow table's order
     rtts, counts, fixed, starts, ends, sizes, gaps = [], [], [], [], [], [], set()

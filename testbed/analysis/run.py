@@ -395,6 +395,9 @@ def run_summary(run, queue, snmp, netstat=None):
         res["evaluation"] = run["evaluation"]
     if run.get("delay_changes"):
         res["delay_changes"] = run["delay_changes"]
+    if env.get("rate_trace"):  # the capacity a --rate-trace replayed over [w0, w1]
+        res["rate_trace"] = {"source": env.get("rate_trace_source"), "capacity_mbps": cap,
+                             "changes": len(run["phases"]) - 1}
     res["provenance"] = run_provenance(res)
     res["problems"] = problems(res)
     return res

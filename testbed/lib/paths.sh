@@ -14,6 +14,7 @@ check_paths() {
 	check_delay_schedule
 	check_delay_jitter
 	check_ack_aggregation
+	check_rate_trace
 	case $OFFLOADS in on | off) TB_OFFLOADS=$OFFLOADS ;; *) bad "--offloads: '$OFFLOADS' is not on or off" ;; esac
 }
 
@@ -87,6 +88,51 @@ check_ack_aggregation() {
 		bad "$_what: '$_pk' is not a number of packets per slot (1..100000)"
 	TB_SLOT="${_min}ms ${_max}ms${_pk:+ packets $_pk}"
 	ACK_AGGREGATION=$_min:$_max${_pk:+:$_pk}
+}
+
+# check_rate_trace: --rate-trace FILE, the bottleneck's rate replayed from a schedule, one
+# 'T MBIT' line per change (T s after the first start: from 0, increasing, within the run;
+# testbed/rate_trace.py writes it from a mahimahi trace); not with --rate-schedule.
+# RATE_TRACE_CHANGES = its number of lines (params.env).
+# shellcheck disable=SC2034
+check_rate_trace() {
+	RATE_TRACE_CHANGES=0
+	[ -n "$RATE_TRACE" ] || return 0
+	[ -z "$RATE_SCHEDULE" ] || bad "--rate-trace: give it or --rate-schedule, not both"
+	[ -f "$RATE_TRACE" ] && [ -r "$RATE_TRACE" ] || bad "--rate-trace: cannot read '$RATE_TRACE'"
+	_prev=-1 _n=0
+	while read -r _t _r _x || [ -n "$_t" ]; do
+		_n=$((_n + 1))
+		{ [ -z "$_x" ] && number_ok "$_t" 'x > _prev && x < duration_us' && { [ "$_n" -gt 1 ] || [ "$MICRO" = 0 ]; }; } ||
+			bad "--rate-trace: '$RATE_TRACE' line $_n: '$_t $_r${_x:+ $_x}' is not 'T MBIT' with T from 0, increasing, below --duration $DURATION"
+		_prev=$MICRO
+		number_ok "$_r" 'x > 0 && x <= 100000 * U' ||
+			bad "--rate-trace: '$RATE_TRACE' line $_n: '$_r' is not a rate in Mbit/s (0 < r <= 100000)"
+	done < "$RATE_TRACE"
+	[ "$_n" -gt 0 ] || bad "--rate-trace: '$RATE_TRACE' is empty"
+	RATE_TRACE_CHANGES=$_n
+}
+
+# start_rate_trace: the bottleneck's rate from --rate-trace's schedule, one background process
+# that sleeps until each line's time and sets it (tb_rate; a sleep and a tc per change, the
+# time computed by the shell); each change's uptime and rate go to rate_changes.txt, as the
+# rate schedule's (the analysis' rate phases). Nothing without a trace.
+# shellcheck disable=SC2034,SC2154 # SCHEDULE_PID is scenario.sh's, so is t0
+start_rate_trace() {
+	[ -n "$RATE_TRACE" ] || return 0
+	(
+		to_micro "$t0" && _t0=$MICRO
+		while read -r at mbit _; do
+			read -r up _ < /proc/uptime
+			to_micro "$at" && _at=$MICRO && to_micro "$up"
+			_nap=$((_t0 + _at - MICRO))
+			[ "$_nap" -le 0 ] || { from_micro "$_nap" && sleep "$DECIMAL"; }
+			tb_rate "$mbit" || { log "the rate change to $mbit Mbit/s (rate trace) failed"; exit 1; }
+			read -r up _ < /proc/uptime
+			echo "$up $mbit" >> "$SCRATCH/rate_changes.txt"
+		done < "$RATE_TRACE"
+	) &
+	SCHEDULE_PID="$SCHEDULE_PID $!"
 }
 
 # start_delay_schedule: the route changes of --delay-schedule (CLASS:T:MS: sender class CLASS

@@ -42,6 +42,7 @@ record_params() {
 	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
 	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
 	[ "$OFFLOADS" = off ] || param offloads "$OFFLOADS"
+	[ -z "$RATE_TRACE" ] || { param rate_trace "$RATE_TRACE"; param rate_trace_changes "$RATE_TRACE_CHANGES"; }
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }

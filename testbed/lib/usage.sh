@@ -49,6 +49,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --offloads on|off    on: GSO and GRO on at the end hosts' interfaces, as real hosts run them
                        (TSO stays off: on a veth it would cut packets after the bottleneck;
                        testbed/README.md says what a veth can model); default off
+  --rate-trace FILE    the bottleneck's rate replayed from FILE, one 'T MBIT' line per change
+                       (T s after the first start, from 0; testbed/rate_trace.py makes it from
+                       a mahimahi trace); --rate sizes nothing else; not with --rate-schedule
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)

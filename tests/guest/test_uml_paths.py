@@ -1,7 +1,8 @@
 """Paths that change, on UML (time travel): a route change of --delay-schedule moves the
 class's base RTT at its time, the run records it (delay_changes.txt, params, summary.json)
 and its time series marks it; --delay-jitter varies the ACK paths' delay, in order unless
-asked to reorder.
+asked to reorder; --ack-aggregation releases what they carry in bursts; --offloads on gives
+the end hosts GSO and GRO; --rate-trace replays a mahimahi trace as the bottleneck's rate.
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
@@ -222,3 +223,43 @@ def test_offloads_on_give_the_end_hosts_gso_and_gro(run_testbed, tmp_path):
     assert sent["off"] > 3000 and sent["on"] > 3000, sent
     assert got["off"] > 0.9 * sent["off"], (got, sent)  # ACK-only segments aside, one each
     assert got["on"] < 0.2 * sent["on"], (got, sent)
+
+
+VERIZON = Path("/work/shared/traces/Verizon-LTE-short.down")
+
+
+@pytest.mark.skipif(not VERIZON.exists(), reason="no /work/shared/traces")
+def test_rate_trace_replays_the_trace_at_the_bottleneck(run_testbed, tmp_path):
+    """--rate-trace with the Verizon LTE trace (12 Mbit/s falling to 1 in its first 12 s) and
+    --rate 12: the run replayed the schedule (each change at its time, in rate_changes.txt),
+    and the flow's throughput follows the trace's capacity second by second, far below the
+    12 Mbit/s of --rate where the trace is."""
+    out = tmp_path / "rt"
+    summary = run_testbed(out, "--cc", "bbr", "--rtt", "20", "--rate", "12",
+                          "--buffer-bdp", "2", "--duration", "12", "--warmup", "2",
+                          "--rate-trace", str(VERIZON), "--sample-ms", "100",
+                          "--trace", "off", "--seed", "1")
+    r = summary["results"][0]
+    run = out / "bbr" / "run1"
+    sched = [tuple(map(float, ln.split())) for ln in (run / "rate_trace.txt").read_text().splitlines()]
+    changes = [tuple(map(float, ln.split())) for ln in (run / "rate_changes.txt").read_text().splitlines()]
+    t0 = float(r["params"]["t0_uptime"])
+    assert [m for _, m in changes] == [m for _, m in sched], (len(changes), len(sched))
+    assert all(abs(u - t0 - t) < 0.03 for (u, _), (t, _) in zip(changes, sched)), changes[:5]
+    assert r["params"]["rate_trace_changes"] == str(len(sched))
+    assert r["params"]["rate_trace_source"].startswith("Verizon-LTE-short.down c918436fbd6246af")
+    assert r["rate_trace"]["changes"] == len(sched) and 2 < r["rate_trace"]["capacity_mbps"] < 9
+    assert 0.6 < r["utilization"] <= 1.0, r["utilization"]
+
+    def capacity(a, b):  # the schedule's mean rate over [a, b) s
+        pts = sched + [(1e9, 0)]
+        return sum(m * max(0.0, min(b, t1) - max(a, t)) for (t, m), (t1, _) in zip(pts, pts[1:])) / (b - a)
+
+    got = {}
+    with open(run / "throughput.csv") as f:
+        for row in csv.DictReader(f):
+            got[round(float(row["t_end_s"]))] = float(row["mbps"])
+    for s in range(4, 12):
+        cap = capacity(s - 1, s)
+        assert got[s] <= 1.1 * cap + 0.3, (s, got[s], cap)
+    assert sum(got[s] for s in range(4, 12)) > 0.6 * sum(capacity(s - 1, s) for s in range(4, 12))

@@ -123,6 +123,11 @@ def test_points_override_keys(tmp_path):
     (lambda t: t + "[paths]\nack_aggregation = 2:8:0\n", None,
      "[paths] ack_aggregation: '0' is out of range (>= 1 and <= 100000)"),
     (lambda t: t + "[paths]\noffloads = yes\n", None, "[paths] offloads: 'yes' is not on or off"),
+    (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = no.down"), None,
+     "[bottleneck] rate_trace: "),
+    (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = t.down\n"
+                         "rate_schedule = 10:5"), None,
+     "[bottleneck] rate_trace: give rate_trace or rate_schedule, not both"),
     (lambda t: t + "[paths]\nack_aggregation = 2:8:4:1\n", None,
      "[paths] ack_aggregation: '2:8:4:1' is not MIN_MS[:MAX_MS[:PACKETS]]"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
@@ -179,6 +184,18 @@ def test_the_paths_section_becomes_the_path_options(tmp_path):
     assert o["--ack-aggregation"] == "2:8:16" and "--delay-jitter" not in o
     assert opts(write(tmp_path, GOOD + "[paths]\noffloads = on\n"))["--offloads"] == "on"
     assert "--offloads" not in opts(write(tmp_path, GOOD + "[paths]\noffloads = off\n"))
+
+
+def test_a_rate_trace_is_found_beside_the_file_and_checked(tmp_path):
+    """[bottleneck] rate_trace is a mahimahi trace relative to the file's directory, checked
+    here (one line naming the key), passed on as an absolute path."""
+    (tmp_path / "t.down").write_text("0\n5\n10\n")
+    p = write(tmp_path, GOOD.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = t.down"))
+    assert opts(p)["--rate-trace"] == str(tmp_path / "t.down")
+    (tmp_path / "t.down").write_text("0\n5\nx\n")
+    with pytest.raises(sf.ScenarioError) as e:
+        opts(p)
+    assert "[bottleneck] rate_trace: " in str(e.value) and "line 3: 'x'" in str(e.value)
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

@@ -159,6 +159,11 @@ def test_rtt_fairness_tiny_buffer_is_one_packet():
       "--out", "/nonexistent/x"], "--streams: '129' is not an integer in 1..128"),
     (["--rtt", "10", "--load", "bbr,Bad", "--rate", "1", "--buffer", "1", "--duration", "1",
       "--out", "/nonexistent/x"], "--load: 'Bad' is not a congestion control name"),
+    # the replay schedule of --rate-trace (testbed/rate_trace.py's): missing, empty, bad lines
+    (["--rtt", "10", "--rate", "1", "--buffer", "1", "--duration", "9", "--out", "/nonexistent/x",
+      "--rate-trace", "/nonexistent/t"], "--rate-trace: cannot read '/nonexistent/t'"),
+    (["--rtt", "10", "--rate", "1", "--buffer", "1", "--duration", "9", "--out", "/nonexistent/x",
+      "--rate-trace", "/dev/null"], "--rate-trace: cannot read '/dev/null'"),
 ])
 def test_scenario_rejects_bad_values(args, msg):
     p = run("sh", SCEN, *args)
@@ -386,3 +391,71 @@ def test_offloads_on_are_gso_and_gro_at_the_end_hosts_only(tmp_path):
     assert seen[""] == seen["off"] == [off.format(d) for d in ("eth0", "to_s1", "eth0", "to_rcv")]
     assert seen["on"] == ["-K eth0 tso off gso on gro on", off.format("to_s1"),
                           "-K eth0 tso off gso on gro on", off.format("to_rcv")]
+
+
+VERIZON = Path("/work/shared/traces/Verizon-LTE-short.down")
+
+
+@pytest.mark.parametrize("text,msg", [
+    (None, "cannot read"),
+    ("", "empty (no packet opportunity)"),
+    ("0\n5\nx\n", "line 3: 'x' is not a time in whole ms"),
+    ("0\n5\n3\n", "line 3: 3 ms is before the line above (5 ms)"),
+    ("0\n0\n", "all opportunities at 0 ms"),
+    ("0\n1.5\n", "line 2: '1.5' is not a time in whole ms"),
+])
+def test_a_bad_rate_trace_is_one_line_before_anything(tmp_path, text, msg):
+    """rtt_fairness.sh --rate-trace: a missing, empty or malformed mahimahi trace is refused
+    with one line naming it (--dry-run: nothing would run anyway; no --out is made)."""
+    trace = tmp_path / "t.down"
+    if text is not None:
+        trace.write_text(text)
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--rate-trace", trace)
+    assert p.returncode == 2, p.stderr
+    assert f"error: --rate-trace: {trace}: {msg}" in p.stderr.splitlines()[0], p.stderr
+    assert not (tmp_path / "o").exists()
+    p = run(RF, "--dry-run", "--rate-trace", VERIZON if VERIZON.exists() else trace,
+            "--rate-schedule", "10:5")
+    assert p.returncode == 2 and "give it or --rate-schedule, not both" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("", "is empty"), ("0.1 5\n", "line 1: '0.1 5' is not 'T MBIT' with T from 0"),
+    ("0 5\n0 6\n", "line 2: '0 6' is not 'T MBIT'"), ("0 5\n5 5\n", "line 2: '5 5'"),
+    ("0 5 x\n", "line 1: '0 5 x'"), ("0 0\n", "line 1: '0' is not a rate in Mbit/s"),
+])
+def test_scenario_checks_the_rate_trace_schedule(tmp_path, text, msg):
+    sched = tmp_path / "s.txt"
+    sched.write_text(text)
+    p = run("sh", SCEN, "--check", "--rtt", "10", "--rate", "5", "--buffer", "1", "--duration",
+            "5", "--warmup", "0", "--rate-trace", sched)
+    assert p.returncode == 2 and msg in p.stderr, p.stderr
+
+
+def test_a_rate_trace_becomes_the_schedule_each_run_replays(tmp_path):
+    """The trace's opportunities per 100 ms x one 1514-byte frame, from 0, repeated after its
+    last timestamp (the period), only the changes; empty bins at the floor; scenario.sh gets
+    the schedule in the run's directory and checks it."""
+    trace = tmp_path / "t.down"
+    # a period of 300 ms: 10 opportunities at 0, 4 in 200..240, one at 300, which the next
+    # turn's 10 at 0 join (as mm-link: 11 at that ms)
+    trace.write_text("".join(f"{t}\n" for t in [0] * 10 + [200, 210, 220, 240, 300]))
+    p = run("/usr/bin/python3", REPO / "testbed" / "rate_trace.py", "schedule", trace, "1")
+    assert p.returncode == 0, p.stderr
+    f = 1514 * 8 / 100e3  # Mbit/s of one frame per 100 ms
+    want = [(0.0, 10 * f), (0.1, 0.012), (0.2, 4 * f), (0.3, 11 * f), (0.4, 0.012),
+            (0.5, 4 * f), (0.6, 11 * f), (0.7, 0.012), (0.8, 4 * f), (0.9, 11 * f)]
+    got = [tuple(map(float, ln.split())) for ln in p.stdout.splitlines()]
+    assert len(got) == len(want), got
+    for (t, a), (u, b) in zip(got, want):
+        assert t == u and abs(a - b) < 0.001, (got, want)
+    q = run(RF, "--dry-run", "--rtt", "10", "--duration", "3", "--warmup", "1", "--rate", "5",
+            "--cc", "bbr", "--out",
+            tmp_path / "o", "--rate-trace", trace)
+    assert q.returncode == 0, q.stderr
+    assert f"--rate-trace {tmp_path / 'o'}/bbr/run1/rate_trace.txt" in q.stdout, q.stdout
+    sched = tmp_path / "s.txt"
+    sched.write_text(p.stdout)
+    ok = run("sh", SCEN, "--check", "--rtt", "10", "--rate", "5", "--buffer", "1", "--duration",
+             "1", "--warmup", "0", "--rate-trace", sched)
+    assert (ok.returncode, ok.stderr) == (0, ""), ok.stderr
