@@ -36,7 +36,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
     [paths]       what every sender path does besides its RTT (testbed/README.md, "Paths
                   that change"): delay_jitter (MS[:DIST][:reorder], RTT variation),
                   ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts),
-                  offloads (on or off, off: GSO and GRO at the end hosts)
+                  offloads (on or off, off: GSO and GRO at the end hosts),
+                  reverse (N[:CC]: N bulk flows from the receiver to the senders)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -60,7 +61,7 @@ KEYS = {
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "rate_trace",
                    "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
-    "paths": {"delay_jitter", "ack_aggregation", "offloads"},
+    "paths": {"delay_jitter", "ack_aggregation", "offloads", "reverse"},
 }
 JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
@@ -239,6 +240,13 @@ def path_options(F, p, rtts):
         raise F("paths", "offloads").bad(f"'{off}' is not on or off")
     if off == "on":
         out.append(("--offloads", "on"))
+    if p.get("reverse", "").strip():
+        f, text = F("paths", "reverse"), p["reverse"].strip()
+        n, colon, cc = text.partition(":")
+        if colon and not CC_NAME.match(cc):
+            raise f.bad(f"'{text}' is not N[:CC] (CC a congestion control name)")
+        number(f, n, 1, 100, whole=True)
+        out.append(("--reverse", text))
     return out
 
 

@@ -13,19 +13,17 @@
 # and GRO on at the end hosts with TB_OFFLOADS=on): the shaper sees real packets (README).
 #
 # Inputs (shell variables, read by tb_setup):
-#   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-)
+#   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-; tb_ns NAME: a full name)
 #   TB_RTTS     base RTTs in ms, space separated, one sender namespace each (s1..sK)
 #   TB_RATE     bottleneck rate in Mbit/s
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
-#   TB_QDISC    the bottleneck's queue under the htb: bfifo (default), pfifo, red, codel,
-#               fq_codel, each holding at most TB_BUF bytes (tb_aqm says how)
-#   TB_QDISC_OPTS  more tc options for that qdisc, appended (default none)
+#   TB_QDISC, TB_QDISC_OPTS  the bottleneck's queue under the htb (bfifo, pfifo, red, codel,
+#               fq_codel, each holding at most TB_BUF bytes: tb_aqm) and more tc words for it
 #   TB_SOCKBUF  max tcp_rmem/tcp_wmem of the end hosts, bytes (default: 64 MiB, or
 #               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when more); TB_OFFLOADS on|off
-#   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
-#   TB_JITTER_*, TB_SLOT  the ACK paths' jitter and aggregation (tb_path_netem, lib/paths.sh)
-# Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
+#   TB_NETEM_LIMIT  netem queue limit, packets (default 100000: ACKs of any BDP fit); TB_JITTER_*,
+#               TB_SLOT: the ACK paths' jitter and aggregation (tb_path_netem, lib/paths.sh)
 
 : "${TB_PREFIX:=bbra$$-}"
 : "${TB_SOCKBUF:=}"
@@ -80,13 +78,11 @@ tb_ifup() {
 	tb_ipn "$1" link set dev "$2" up
 }
 
-# tb_tcp_mem: TCP's global memory limit (net.ipv4.tcp_mem, pages: low, pressure, high) raised
-# to hold TB_MEM_FACTOR x TB_PATH_BYTES where the kernel's is lower; never lowered. The
-# kernel sizes it at boot from its RAM: a 1 GB guest enters memory pressure at 62 MB, and
-# under pressure every receiver clamps its window to 4 segments (tcp_adjust_rcv_ssthresh)
-# while the senders' full write queues keep the memory above the low mark: cubic in a 50 or
-# 100 BDP buffer fell to 4 packets per RTT for the rest of the run (docs/reproduction.md).
-# It is one setting for the whole machine, so tb_teardown puts the old value back.
+# tb_tcp_mem: TCP's global memory limit (net.ipv4.tcp_mem, pages) raised to hold
+# TB_MEM_FACTOR x TB_PATH_BYTES where lower; never lowered. Booted with 1 GB, a guest's TCP
+# entered memory pressure at 62 MB, where receivers clamp their windows to 4 segments
+# (cubic in a 50 or 100 BDP buffer: 4 packets per RTT; docs/reproduction.md). One setting
+# for the machine: tb_teardown puts the old value back.
 TB_TCP_MEM_OLD=
 TB_PROC=${TB_PROC:-/proc} # a stand-in in the unit tests
 tb_tcp_mem() {
@@ -128,8 +124,7 @@ tb_sizes() {
 		for (i = 1; i <= n; i++) if (x[i] + 0 > m) m = x[i] + 0
 		printf "%d %.0f\n", (l + 0 > 0) ? 1 : 0, b + r * 1e6 / 8 * m / 1e3 }')
 	TB_HAS_LOSS=$1 TB_PATH_BYTES=$2
-	# Only paths that hold more than a sixth of the 64 MiB default (> 16 BDP at 100 Mbit/s
-	# and 50 ms): tb_tcp_mem starts a process, and every run below keeps its random stream.
+	# Only paths over a sixth of 64 MiB: tb_tcp_mem starts a process (UML's random stream)
 	[ $((TB_MEM_FACTOR * TB_PATH_BYTES)) -gt 67108864 ] || { : "${TB_SOCKBUF:=67108864}"; return 0; }
 	: "${TB_SOCKBUF:=$((TB_MEM_FACTOR * TB_PATH_BYTES))}"
 	tb_tcp_mem
@@ -193,14 +188,11 @@ tb_setup() {
 	done
 }
 
-# tb_aqm: the bottleneck's queue when it is not the plain bfifo, sized by the same TB_BUF:
-# pfifo, codel and fq_codel get a limit of TB_BUF / 1514 packets (at least 1; CoDel's
-# target 5 ms and interval 100 ms, fq_codel's 1024 flows are the kernel's defaults); RED a
-# hard limit of TB_BUF bytes, its thresholds where a delay target puts them: min = 5 ms at
-# TB_RATE (CoDel's target, at least 2 packets), max = 3 x min, both cut to fit under
-# TB_BUF / 2 in a shallow buffer, burst = (2 min + max) / (3 avpkt) as tc-red(8) advises,
-# mark probability 0.1 at max. TB_QDISC_OPTS is appended (a later option wins). One awk,
-# only for those qdiscs: a bfifo run's processes stay (UML's seeded random stream).
+# tb_aqm: the bottleneck's queue other than bfifo, sized by TB_BUF: pfifo, codel, fq_codel a
+# limit of TB_BUF / 1514 packets (>= 1; the kernel's other defaults); RED a limit of TB_BUF
+# bytes, min = 5 ms at TB_RATE (>= 2 packets), max = 3 x min, both under TB_BUF / 2, burst =
+# (2 min + max) / (3 avpkt) (tc-red(8)), probability 0.1. TB_QDISC_OPTS appended (a later
+# word wins). One awk, only for these: a bfifo run's processes stay (UML's seeded RNG).
 tb_aqm() {
 	# shellcheck disable=SC2046 # four numbers
 	set -- $(awk -v b="$TB_BUF" -v r="$TB_RATE" 'BEGIN {
@@ -238,6 +230,14 @@ tb_path_netem() {
 	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" ${TB_SLOT:+slot $TB_SLOT} limit "$TB_NETEM_LIMIT"
 }
 tb_delay() { tb_path_netem change "$1" "$2"; }
+
+# tb_reverse_link: the reverse flows' bottleneck (--reverse, lib/paths.sh), as the forward
+# one on the receiver's egress: the forward flows' ACKs queue there behind the reverse data.
+tb_reverse_link() {
+	tb_tcn d qdisc add dev eth0 root handle 1: htb default 1 && tb_tcn d class add dev eth0 parent 1: \
+		classid 1:1 htb rate "${TB_RATE}mbit" ceil "${TB_RATE}mbit" burst 15k cburst 15k quantum 1514 &&
+		tb_tcn d qdisc add dev eth0 parent 1:1 handle 10: bfifo limit "$TB_BUF"
+}
 
 # tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).
 tb_rate() {

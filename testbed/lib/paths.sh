@@ -15,6 +15,7 @@ check_paths() {
 	check_delay_jitter
 	check_ack_aggregation
 	check_rate_trace
+	check_reverse
 	case $OFFLOADS in on | off) TB_OFFLOADS=$OFFLOADS ;; *) bad "--offloads: '$OFFLOADS' is not on or off" ;; esac
 }
 
@@ -133,6 +134,92 @@ start_rate_trace() {
 		done < "$RATE_TRACE"
 	) &
 	SCHEDULE_PID="$SCHEDULE_PID $!"
+}
+
+# check_reverse: --reverse N[:CC], N bulk flows from the receiver's namespace to the senders'
+# (flow j to class (j - 1) mod NCLASS + 1) with cc CC (default cubic), ports after the
+# forward flows'. Sets REVERSE_N and REVERSE_CC; REVERSE becomes N:CC.
+check_reverse() {
+	REVERSE_N=0 REVERSE_CC=cubic
+	[ -n "$REVERSE" ] || return 0
+	case $REVERSE in *:*:* | :* | *:) bad "--reverse: '$REVERSE' is not N[:CC]" ;; *:*) REVERSE_CC=${REVERSE#*:} ;; esac
+	whole_ok "${REVERSE%%:*}" 'x >= 1 && x <= 100' ||
+		bad "--reverse: '${REVERSE%%:*}' is not a number of reverse flows in 1..100"
+	REVERSE_N=$((MICRO / U))
+	is_cc_name "$REVERSE_CC" || bad "--reverse: '$REVERSE_CC' is not a congestion control name"
+	[ -z "$FLENT" ] || bad "--reverse: not with --flent (flent's test makes the traffic)"
+	[ $((PORT_BASE + NFLOWS + REVERSE_N)) -le 65535 ] || bad "--reverse: its ports would pass 65535 (--port-base)"
+	REVERSE=$REVERSE_N:$REVERSE_CC
+}
+
+# start_reverse_receivers: the reverse bottleneck (topology.sh's tb_reverse_link: --rate and
+# --buffer on the receiver's egress, shared with the forward flows' ACKs), one receiver per
+# reverse flow in its sender namespace, listening before it returns; the flows' table in
+# reverse.txt (flow class cc port). Nothing without --reverse (as every function below).
+start_reverse_receivers() {
+	[ "$REVERSE_N" -gt 0 ] || return 0
+	tb_reverse_link || die "the reverse bottleneck (htb + bfifo on the receiver's eth0) failed"
+	j=1
+	while [ $j -le "$REVERSE_N" ]; do
+		k=$(((j - 1) % NCLASS + 1)) port=$((PORT_BASE + NFLOWS + j))
+		echo "$j $k $REVERSE_CC $port" >> "$SCRATCH/reverse.txt"
+		if [ "$CLIENT" = iperf3 ]; then
+			tb_exec "s$k" iperf3 -s -1 -J -p "$port" > "$SCRATCH/reverse_server$j.log" 2>&1 &
+		else
+			# shellcheck disable=SC2086
+			tb_exec "s$k" $TCPFLOW sink --port "$port" --interval "$INTERVAL" --streams 1 > "$SCRATCH/reverse_server$j.log" 2>&1 &
+		fi
+		SERVER_PIDS="$SERVER_PIDS $!"
+		j=$((j + 1))
+	done
+	n=0
+	while :; do
+		up=0 k=1
+		while [ $k -le "$NCLASS" ]; do
+			c=$(tb_exec "s$k" "$TB_SS" -ltnH | awk -v p0=$((PORT_BASE + NFLOWS)) -v n="$REVERSE_N" \
+				'{ sub(/.*:/, "", $4); if ($4 > p0 && $4 <= p0 + n) c++ } END { print c + 0 }')
+			up=$((up + c)) k=$((k + 1))
+		done
+		[ "$up" -ge "$REVERSE_N" ] && break
+		n=$((n + 1))
+		[ $n -lt 300 ] || die "reverse receivers did not start ($up of $REVERSE_N listening after 30 s)"
+		sleep 0.1
+	done
+}
+
+# start_reverse_clients: the reverse flows' senders in the receiver's namespace, whose cc
+# becomes CC, all at once for --duration s; their launch time is param reverse_t0_uptime.
+# REVERSE_PIDS are waited for by wait_reverse (and killed by scenario.sh's cleanup).
+start_reverse_clients() {
+	REVERSE_PIDS=''
+	[ "$REVERSE_N" -gt 0 ] || return 0
+	"$TB_IP" netns exec "$(tb_ns d)" sh -c "echo $REVERSE_CC > /proc/sys/net/ipv4/tcp_congestion_control" ||
+		die "cannot make $REVERSE_CC the congestion control of the receiver's namespace"
+	read -r up _ < /proc/uptime
+	param reverse_t0_uptime "$up"
+	while read -r j k _ port; do
+		if [ "$CLIENT" = iperf3 ]; then
+			set -- iperf3 -c "10.1.$k.2" -p "$port" -t "$DURATION" -i "$INTERVAL" -J --get-server-output
+		else
+			# shellcheck disable=SC2086
+			set -- $TCPFLOW bulk --host "10.1.$k.2" --port "$port" --time "$DURATION" --interval "$INTERVAL" --streams 1
+		fi
+		tb_exec d timeout $((DURATION + 1200)) "$@" > "$SCRATCH/reverse$j.json" 2> "$SCRATCH/reverse$j.err" &
+		REVERSE_PIDS="$REVERSE_PIDS $!" SERVER_PIDS="$SERVER_PIDS $!"
+	done < "$SCRATCH/reverse.txt"
+}
+
+# wait_reverse: waits for the reverse clients; each one's status is param reverse_rc_<j>, and
+# a failed one counts in FAILED (the run fails, as with a forward client).
+wait_reverse() {
+	j=0
+	for pid in $REVERSE_PIDS; do
+		j=$((j + 1))
+		if wait "$pid"; then rc=0; else rc=$?; FAILED=$((FAILED + 1)); fi
+		param "reverse_rc_$j" "$rc"
+		[ "$rc" = 0 ] || log "reverse client $j: exit status $rc ($(head -c 300 "$SCRATCH/reverse$j.err"))"
+	done
+	REVERSE_PIDS=''
 }
 
 # start_delay_schedule: the route changes of --delay-schedule (CLASS:T:MS: sender class CLASS

@@ -42,6 +42,7 @@ record_params() {
 	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
 	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
 	[ "$OFFLOADS" = off ] || param offloads "$OFFLOADS"
+	[ -z "$REVERSE" ] || param reverse "$REVERSE"
 	[ -z "$RATE_TRACE" ] || { param rate_trace "$RATE_TRACE"; param rate_trace_changes "$RATE_TRACE_CHANGES"; }
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
@@ -151,7 +152,7 @@ record_counters() {
 
 # record_final: the qdiscs' and links' counters, the counters, the end of the kernel log
 record_final() {
-	for n in r l; do
+	for n in r l ${REVERSE:+d}; do
 		[ -e "/run/netns/$(tb_ns $n)" ] || [ -e "/var/run/netns/$(tb_ns $n)" ] || continue
 		{ echo "### namespace $n"; tb_tcn $n -s qdisc show; tb_ipn $n -s link show; } >> "$SCRATCH/tc_final.txt" 2>&1
 	done

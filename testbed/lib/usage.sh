@@ -52,6 +52,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --rate-trace FILE    the bottleneck's rate replayed from FILE, one 'T MBIT' line per change
                        (T s after the first start, from 0; testbed/rate_trace.py makes it from
                        a mahimahi trace); --rate sizes nothing else; not with --rate-schedule
+  --reverse N[:CC]     N bulk flows the other way, from the receiver's namespace to the senders'
+                       (flow j to class (j-1) mod classes + 1), cc CC (default cubic), on ports
+                       after the forward flows'; their data shares the ACK paths; reverse.txt
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)

@@ -263,3 +263,32 @@ def test_rate_trace_replays_the_trace_at_the_bottleneck(run_testbed, tmp_path):
         cap = capacity(s - 1, s)
         assert got[s] <= 1.1 * cap + 0.3, (s, got[s], cap)
     assert sum(got[s] for s in range(4, 12)) > 0.6 * sum(capacity(s - 1, s) for s in range(4, 12))
+
+
+def test_reverse_flows_share_the_ack_path_and_stay_out_of_the_forward_metrics(run_testbed,
+                                                                               tmp_path):
+    """--reverse 2 (cubic) beside a bbr flow per class: each reverse flow ran from the
+    receiver to its class (1, then 2) and is in summary.json's reverse only; the reverse
+    bottleneck on the receiver's egress carried their data and the forward flows' ACKs."""
+    out = tmp_path / "rev"
+    summary = run_testbed(out, "--cc", "bbr", "--rtt", "10,30", "--rate", "20",
+                          "--buffer-bdp", "2", "--duration", "6", "--warmup", "2",
+                          "--reverse", "2", "--sample-ms", "100", "--trace", "off",
+                          "--seed", "1")
+    r = summary["results"][0]
+    assert r["params"]["reverse"] == "2:cubic"
+    rev = r["reverse"]
+    assert rev["cc"] == "cubic" and [(f["index"], f["class"]) for f in rev["flows"]] == [(1, 1), (2, 2)]
+    assert all(f["throughput_mbps"] > 1 for f in rev["flows"]), rev
+    assert 10 < rev["throughput_mbps"] <= 20, rev
+    assert [f["index"] for f in r["flows"]] == [1, 2]  # the forward flows only
+    assert r["utilization"] > 0.7, r["utilization"]
+    run = out / "bbr" / "run1"
+    for j in (1, 2):
+        js = json.loads((run / f"reverse{j}.json").read_text())
+        assert js["start"]["connected"][0]["remote_host"] == f"10.1.{j}.2", js["start"]
+    # the receiver's egress: htb + bfifo, whose bytes are the reverse data and the forward ACKs
+    final = (run / "tc_final.txt").read_text().split("### namespace d")[1]
+    sent = int(re.search(r"qdisc bfifo 10: dev eth0 .*\n Sent (\d+) bytes", final).group(1))
+    rev_bytes = sum(f["bytes_sent"] for f in rev["flows"])
+    assert rev_bytes < sent < rev_bytes * 1.2, (sent, rev_bytes)

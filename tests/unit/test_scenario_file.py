@@ -123,6 +123,8 @@ def test_points_override_keys(tmp_path):
     (lambda t: t + "[paths]\nack_aggregation = 2:8:0\n", None,
      "[paths] ack_aggregation: '0' is out of range (>= 1 and <= 100000)"),
     (lambda t: t + "[paths]\noffloads = yes\n", None, "[paths] offloads: 'yes' is not on or off"),
+    (lambda t: t + "[paths]\nreverse = 0\n", None, "[paths] reverse: '0' is out of range"),
+    (lambda t: t + "[paths]\nreverse = 2:Cubic\n", None, "[paths] reverse: '2:Cubic' is not N[:CC]"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = no.down"), None,
      "[bottleneck] rate_trace: "),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = t.down\n"
@@ -174,8 +176,8 @@ def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
 
 
 def test_the_paths_section_becomes_the_path_options(tmp_path):
-    """[paths] delay_jitter, ack_aggregation and offloads are their options as written (offloads
-    only when on); without the section nothing."""
+    """[paths] delay_jitter, ack_aggregation, offloads and reverse are their options as written
+    (offloads only when on); without the section nothing."""
     o = opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4:pareto:reorder\n"))
     assert o["--delay-jitter"] == "4:pareto:reorder"
     assert opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4\n"))["--delay-jitter"] == "4"
@@ -184,6 +186,7 @@ def test_the_paths_section_becomes_the_path_options(tmp_path):
     assert o["--ack-aggregation"] == "2:8:16" and "--delay-jitter" not in o
     assert opts(write(tmp_path, GOOD + "[paths]\noffloads = on\n"))["--offloads"] == "on"
     assert "--offloads" not in opts(write(tmp_path, GOOD + "[paths]\noffloads = off\n"))
+    assert opts(write(tmp_path, GOOD + "[paths]\nreverse = 2:bbr\n"))["--reverse"] == "2:bbr"
 
 
 def test_a_rate_trace_is_found_beside_the_file_and_checked(tmp_path):

@@ -196,6 +196,9 @@ SHARED_BAD = [
     ("--ack-aggregation", "2:8:1.5"), ("--ack-aggregation", "2::5"),
     ("--ack-aggregation", "2:8:16:1"), ("--ack-aggregation", "1001"),
     ("--offloads", "ON"), ("--offloads", "1"), ("--offloads", ""),
+    # reverse flows: none, too many, a bad cc, malformed
+    ("--reverse", "0"), ("--reverse", "101"), ("--reverse", "2:Bad"), ("--reverse", "1:2:3"),
+    ("--reverse", "2:"), ("--reverse", ":cubic"), ("--reverse", "x"),
 ]
 
 
@@ -222,6 +225,7 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
     ["--ack-aggregation", "2"], ["--ack-aggregation", "0:8"], ["--ack-aggregation", "1.5:4:16"],
     ["--offloads", "on"], ["--offloads", "off"],
+    ["--reverse", "1"], ["--reverse", "100:bbr"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
