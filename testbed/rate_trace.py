@@ -7,7 +7,7 @@
     rate_trace.py stats TRACE
         'lines N period_ms P mean_mbps M' of a good trace
 
-A trace (mahimahi's format, e.g. /work/shared/traces/*.down) has one line per opportunity to
+A trace (mahimahi's format, e.g. its traces/*.down) has one line per opportunity to
 deliver one 1500-byte packet: its time in ms from the trace's start, whole, never
 decreasing; a ms on n lines is n packets in it. mm-link replays it in a loop whose period is
 the last timestamp, and so does the schedule: the trace repeats until the run ends. The htb

@@ -80,7 +80,7 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --offloads on|off  on: GSO and GRO on at the end hosts (TSO off: testbed/README.md,
                      Paths that change) (default off: the shaper sees 1514-byte frames)
   --rate-trace FILE  the bottleneck's rate replayed from a mahimahi trace (one line per
-                     1500-byte opportunity, its ms; /work/shared/traces/README.md), the
+                     1500-byte opportunity, its ms; mahimahi's LTE traces), the
                      count per 100 ms as the htb's rate, repeated for a longer run
                      (testbed/rate_trace.py); --rate then only sizes the buffer
   --reverse N[:CC]   N bulk flows the other way, from the receiver to the senders (flow j

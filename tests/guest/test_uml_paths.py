@@ -259,10 +259,11 @@ def test_offloads_on_give_the_end_hosts_gso_and_gro(run_testbed, tmp_path):
     assert got["on"] < 0.2 * sent["on"], (got, sent)
 
 
-VERIZON = Path("/work/shared/traces/Verizon-LTE-short.down")
+# one of the real LTE traces of the project's shared folder, beside the checkout
+VERIZON = REPO.parent / "shared" / "traces" / "Verizon-LTE-short.down"
 
 
-@pytest.mark.skipif(not VERIZON.exists(), reason="no /work/shared/traces")
+@pytest.mark.skipif(not VERIZON.exists(), reason="no shared/traces beside the checkout")
 def test_rate_trace_replays_the_trace_at_the_bottleneck(run_testbed, tmp_path):
     """--rate-trace with the Verizon LTE trace (12 Mbit/s falling to 1 in its first 12 s) and
     --rate 12: the run replayed the schedule (each change at its time, in rate_changes.txt),

@@ -397,7 +397,8 @@ def test_offloads_on_are_gso_and_gro_at_the_end_hosts_only(tmp_path):
                           "-K eth0 tso off gso on gro on", off.format("to_rcv")]
 
 
-VERIZON = Path("/work/shared/traces/Verizon-LTE-short.down")
+# one of the real LTE traces of the project's shared folder, beside the checkout
+VERIZON = REPO.parent / "shared" / "traces" / "Verizon-LTE-short.down"
 
 
 @pytest.mark.parametrize("text,msg", [
