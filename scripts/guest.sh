@@ -43,6 +43,7 @@ final dmesg to HOSTDIR/dmesg.txt.
                   .ko.zst as they are; .ko.gz unpacked here, the guest's kmod has no zlib)
   --seed N        uml: seeds the guest's randomness (same seed, same bytes). QEMU runs are
                   not bit-reproducible: the seed is only exported as BBR_A_SEED
+  --file FILE     copy FILE into the guest's directory BBR_A_FILES (repeatable; as uml.sh)
 
 Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build failed,
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
@@ -53,7 +54,7 @@ Extra kernel command line words: BBR_A_GUEST_APPEND. Guest CPU model: BBR_A_QEMU
 EOF
 }
 
-series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko='' seed=1
+series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko='' seed=1 files=()
 args=("$@")
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -66,6 +67,7 @@ while [[ $# -gt 0 ]]; do
 	--smp) smp=${2:-}; shift 2 || break ;;
 	--ko) ko=${2:-}; shift 2 || break ;;
 	--seed) seed=${2:-}; shift 2 || break ;;
+	--file) [[ -f ${2-} ]] || DIE_RC=2 die "--file: no such file '${2-}'"; files+=("$2"); shift 2 ;;
 	--) shift; break ;;
 	*) usage >&2; DIE_RC=2 die "unknown argument '$1' (COMMAND goes after --)" ;;
 	esac
@@ -132,8 +134,10 @@ esac
 # the testbed's netlink sampler (testbed/lib/record.sh): one process instead of an ss and a tc
 # per sample, each exec costing ~40..100 ms of emulated time
 cp "$sampler" "$run/bbr_a/sampler"
+mkdir -p "$run/bbr_a/files"
+for f in "${files[@]}"; do cp "$f" "$run/bbr_a/files/"; done
 printf '%s\n' "$cmd" >"$run/bbr_a/cmd"
-printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/%s\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\nBBR_A_SAMPLER=/bbr_a/sampler\n' \
+printf 'BBR_A_SRC=/bbr_a/src\nBBR_A_KO=/bbr_a/%s\nBBR_A_OUT=/bbr_a/out\nBBR_A_KERNEL=%s\nBBR_A_SEED=%s\nBBR_A_SAMPLER=/bbr_a/sampler\nBBR_A_FILES=/bbr_a/files\n' \
 	"$ko_name" "$series" "$seed" >"$run/bbr_a/env"
 (cd "$run" && find . -mindepth 1 -printf '%P\n' | cpio -o -H newc -R 0:0 --quiet) >"$tmp/run.cpio"
 cat "$base" "$tmp/run.cpio" >"$tmp/initrd.cpio"

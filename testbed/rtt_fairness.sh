@@ -72,6 +72,20 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --delay-schedule CLASS:T:MS,...  route changes: sender class CLASS (the position of its
                      RTT in --rtt, from 1) has a base RTT of MS from T s after the first
                      start on; times in order, several per class (1:20:25,1:80:10)
+  --delay-jitter MS[:DIST][:reorder]  RTT variation on every sender path: up to MS ms (at
+                     most the smallest --rtt) around the base RTT, DIST uniform (default),
+                     normal, pareto or paretonormal; in order unless ':reorder' (5:normal)
+  --ack-aggregation MIN_MS[:MAX_MS[:PACKETS]]  ACKs released in bursts on every sender
+                     path, at slots MIN..MAX ms apart, at most PACKETS each (2:8, 4:4:16)
+  --offloads on|off  on: GSO and GRO on at the end hosts (TSO off: testbed/README.md,
+                     Paths that change) (default off: the shaper sees 1514-byte frames)
+  --rate-trace FILE  the bottleneck's rate replayed from a mahimahi trace (one line per
+                     1500-byte opportunity, its ms; mahimahi's LTE traces), the
+                     count per 100 ms as the htb's rate, repeated for a longer run
+                     (testbed/rate_trace.py); --rate then only sizes the buffer
+  --reverse N[:CC]   N bulk flows the other way, from the receiver to the senders (flow j
+                     to class (j-1) mod classes + 1) with cc CC (default cubic), sharing the
+                     ACK paths; summary.json's "reverse", out of every forward metric
   --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
@@ -100,7 +114,8 @@ CCS=bbr_a_fair,bbr_a,bbr RTTS=10,50 RATE=100 BUFFER_BDP=5 LOSS=0 DURATION=30 WAR
 STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERNEL=6.12 INTERVAL=1
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
-DELAY_SCHEDULE=''
+DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' RT_SCHED='' RT_ARG=''
+REVERSE=''
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -115,7 +130,9 @@ set_opt() { # set_opt OPTION VALUE
 	--client) CLIENT=$2 ;; --trace) TRACE=$2 ;; --qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;;
 	--rate-schedule) RATE_SCHEDULE=$2 ;; --sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;;
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
-	--delay-schedule) DELAY_SCHEDULE=$2 ;;
+	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
+	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
+	--reverse) REVERSE=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -129,7 +146,7 @@ while [[ $# -gt 0 ]]; do
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
 		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
-		--delay-schedule) ;;
+		--delay-schedule | --delay-jitter | --ack-aggregation | --offloads | --rate-trace | --reverse) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -169,6 +186,11 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $QDISC_OPTS ]] || SARGS+=(--qdisc-opts "$(tr -s ' ' , <<<"$QDISC_OPTS")")
 	[[ -z $RATE_SCHEDULE ]] || SARGS+=(--rate-schedule "$RATE_SCHEDULE")
 	[[ -z $DELAY_SCHEDULE ]] || SARGS+=(--delay-schedule "$DELAY_SCHEDULE")
+	[[ -z $DELAY_JITTER ]] || SARGS+=(--delay-jitter "$DELAY_JITTER")
+	[[ -z $ACK_AGGREGATION ]] || SARGS+=(--ack-aggregation "$ACK_AGGREGATION")
+	[[ $OFFLOADS == off ]] || SARGS+=(--offloads "$OFFLOADS")
+	[[ -z $REVERSE ]] || SARGS+=(--reverse "$REVERSE")
+	[[ -z $RT_ARG ]] || SARGS+=(--rate-trace "$RT_ARG") # the schedule (below) where the run reads it
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
 	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")
@@ -217,6 +239,17 @@ if [[ -e $OUT && ! -d $OUT ]]; then bad "--out: '$OUT' exists and is not a direc
 if [[ -d $OUT && -n $(find -H "$OUT" -mindepth 1 -maxdepth 1 ! -name "$RESULTS_TAG" -print -quit) ]]; then
 	bad "--out: '$OUT' is not empty"
 fi
+# --rate-trace: the mahimahi trace becomes the schedule scenario.sh replays, here on the host
+# (testbed/rate_trace.py; a bad trace is one line); each run gets a copy in its directory.
+if [[ -n $RATE_TRACE ]] && [[ $DURATION =~ ^[0-9]+$ ]]; then
+	[[ -z $RATE_SCHEDULE ]] || bad "--rate-trace: give it or --rate-schedule, not both"
+	said=$(/usr/bin/python3 "$REPO/testbed/rate_trace.py" schedule "$RATE_TRACE" "$DURATION" 2>&1) ||
+		bad "--rate-trace: ${said#rate_trace.py: error: }"
+	RT_SCHED=$(mktemp "${TMPDIR:-/tmp}/bbra-rate-trace.XXXXXX") || die "mktemp failed"
+	trap 'rm -f "$RT_SCHED"' EXIT
+	printf '%s\n' "$said" >"$RT_SCHED"
+	RT_ARG=$RT_SCHED
+fi
 # One check per cc, without --load: its names are these, and a bad one is named as --cc's.
 # The buffer is derived below from checked values; a byte stands in for it here.
 for c in "${CC_LIST[@]}"; do
@@ -253,6 +286,7 @@ log "flows: $NFLOWS ($FLOWS_SAID), ${DURATION} s, measured ${WARMUP}..$(awk "BEG
 # ---- backend, module parameters ------------------------------------------------------------
 TICKER=''
 cleanup() {
+	[[ -z $RT_SCHED ]] || rm -f "$RT_SCHED"
 	[[ -z $TICKER ]] || kill "$TICKER" 2>/dev/null || true
 	[[ -z $PROBE_NS ]] || ip netns del "$PROBE_NS" 2>/dev/null || true
 }
@@ -281,6 +315,7 @@ if ((DRY)); then
 	log "dry run: backend $BACKEND, out $OUT; would run:"
 	for c in "${CC_LIST[@]}"; do
 		for ((r = 1; r <= REPEAT; r++)); do
+			[[ -z $RT_SCHED ]] || RT_ARG=$OUT/$c/run$r/rate_trace.txt
 			scenario_args "$c" $((SEED + r - 1)) "$OUT/$c/run$r" "$BUFFER" "$LOAD_CCS"
 			echo "  scenario.sh ${SARGS[*]}"
 		done
@@ -353,7 +388,9 @@ for c in "${CC_LIST[@]}"; do
 		start=$(date +%s)
 		ticker "run $((DONE_RUNS + 1))/$NRUNS ($c #$r)" &
 		TICKER=$!
+		[[ -z $RT_SCHED ]] || cp "$RT_SCHED" "$dir/rate_trace.txt"
 		if [[ $BACKEND == host ]]; then
+			[[ -z $RT_SCHED ]] || RT_ARG=$dir/rate_trace.txt
 			scenario_args "$c" "$seed" "$dir" "$BUFFER" "$LOAD_CCS"
 			BBR_A_KO=${BBR_A_KO:-$REPO/tcp_bbr_a.ko} run_child sh "$REPO/testbed/scenario.sh" "${SARGS[@]}" ||
 				die "run $c #$r failed (raw outputs in $dir)"
@@ -361,6 +398,8 @@ for c in "${CC_LIST[@]}"; do
 			gargs=(--kernel "$KERNEL" --virtual-time --timeout "$TIMEOUT" --out "$dir")
 			[[ -z $MEM ]] || gargs+=(--mem "$MEM")
 			[[ $BACKEND != uml ]] || gargs+=(--seed "$seed") # UML: seeded, repeatable guest RNG
+			# shellcheck disable=SC2016 # the guest's variable
+			[[ -z $RT_SCHED ]] || { gargs+=(--file "$dir/rate_trace.txt"); RT_ARG='"$BBR_A_FILES"/rate_trace.txt'; }
 			# shellcheck disable=SC2016
 			scenario_args "$c" "$seed" '"$BBR_A_OUT"' "$BUFFER" "$LOAD_CCS"
 			# shellcheck disable=SC2016
@@ -384,6 +423,7 @@ for c in "${CC_LIST[@]}"; do
 			echo "module_srchash=$MODULE_SRCHASH"
 			[[ -z $UML_KERNEL_ID ]] || echo "kernel_id=$UML_KERNEL_ID"
 			[[ -z $SCENARIO ]] || echo "scenario=${SCENARIO#"$REPO"/}${POINT:+ $POINT}"
+			[[ -z $RT_SCHED ]] || echo "rate_trace_source=$(basename "$RATE_TRACE") $(sha256sum <"$RATE_TRACE" | cut -c1-16)"
 		} >"$dir/run.env"
 	done
 done

@@ -4,70 +4,13 @@
 # Writes raw outputs only (no analysis: that is testbed/analyze.py, on the host).
 # The pieces are in testbed/lib/: options.sh (the checks), flows.sh (the flow table),
 # module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace),
-# traffic.sh (receivers and clients).
+# traffic.sh (receivers and clients), paths.sh (the paths' options: jitter, route changes),
+# usage.sh (--help).
 set -u
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run. The libraries are sourced before anything
 # runs, and each is one compound command too.
 {
-
-usage() {
-	cat <<'EOF'
-usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --out DIR [options]
-
-  --cc CC[,CC...]      congestion control: one for all flows, or one per RTT class (default bbr)
-  --rtt MS[,MS...]     base RTT of each sender class, ms (0 < ms <= 10000)
-  --flows-per-rtt N    flows per RTT class, 1..1000 (default 1), or a comma separated count per
-                       class (1,4); flows alternate between the classes that have flows left
-  --rate MBIT          bottleneck rate, Mbit/s (0 < r <= 100000)
-  --buffer BYTES       bottleneck buffer (bfifo limit), bytes
-  --loss PCT           random loss after the bottleneck, percent, below 100 (default 0)
-  --duration S         whole seconds, 1..100000; every flow ends at about S after the first start
-  --warmup S           recorded for the analysis, below --duration (default 5)
-  --stagger S          seconds between consecutive flow starts (default 0)
-  --starts S,S,...     explicit start offset of every flow, seconds (overrides --stagger)
-  --jitter S           extra random start delay in [0,S), drawn from --seed (default 0)
-  --seed N             seed for the jitter; recorded (default 1)
-  --interval S         report interval of the traffic's receiver, 0.1..60 (default 1)
-  --client C           the traffic: tcpflow (testbed/tcpflow.py bulk/sink, blocking writes),
-                       iperf3, or auto: tcpflow where python3 is installed, else iperf3
-                       (default auto); both write iperf3's JSON; recorded as client=
-  --sample-ms MS       ss/tc sampling period, 0 = off (default 100)
-  --trace on|off       the module's gain trace, read after the flows (default on)
-  --module-param K=V   tcp_bbr_a module parameter (repeatable)
-  --load CC[,CC...]    also make these congestion controls available before the run, in this
-                       order (rtt_fairness.sh passes all ccs it compares, so that every run
-                       of a comparison prepares the kernel with the same commands)
-  --port-base P        first receiver port (default 5201)
-  --qdisc Q            the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel, each
-                       holding at most --buffer bytes (topology.sh's tb_aqm: RED's thresholds)
-  --qdisc-opts O,O     more tc options for that qdisc, comma separated (target,10ms), appended
-  --rate-schedule T:MBIT,...  the bottleneck's rate becomes MBIT at T s after the first start
-                       (--rate until the first T); the changes' times in rate_changes.txt
-  --delay-schedule CLASS:T:MS,...  sender class CLASS (its position in --rtt, from 1) has a
-                       base RTT of MS from T s after the first start on (a route change; times
-                       in order, several per class); the changes in delay_changes.txt
-  --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
-                       B1/B2/...: connections of these sizes in turn, each --gap s after the
-                       previous one completed, until the flow's end (needs --client tcpflow)
-  --gap S              a train's pause between a completion and the next start (default 0.1)
-  --ends S,...         per flow: when it stops, s after the first start (0: the run's end)
-  --flent TEST         the traffic is flent's TEST instead (tcp_1up, tcp_nup, rtt_fair_var_down;
-                       testbed/lib/flent.sh says where each part runs); its *.flent.gz in flent/
-  --streams N          at most N flows per client process (1..128, default 128): flows of one
-                       RTT class that start together run as one client (iperf3 -P, tcpflow
-                       --streams; its own TCP connection each); 1 = one process per flow
-  --out DIR            output directory (created)
-  --plan               print the flow table and the client processes, run nothing (no root)
-  --check              check the options and exit: status 0, or 2 with a message (no root)
-Every flow must start before the last half second. Exit status: 0 ok, 1 the run failed,
-2 bad usage.
-Env: BBR_A_KO = tcp_bbr_a.ko to insmod when one of its ccs (bbr_a, bbr_a_fair, bbq, da_bbr) is
-asked for and it is not loaded (default: tcp_bbr_a.ko next to testbed/); a module found
-loaded gets the --module-param values and has its own back at the end.
-TB_PREFIX = namespace prefix (default bbra<pid>-).
-EOF
-}
 
 die() { echo "scenario: $*" >&2; exit 1; }
 bad() { echo "scenario: error: $*" >&2; exit 2; }
@@ -77,13 +20,16 @@ warn() { echo "scenario: warning: $*" >&2; }
 CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STAGGER=0
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
-DELAY_SCHEDULE=''
+DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' REVERSE=''
 SIZES='' ENDS='' GAP=0.1 FLENT=''
+# The libraries, found without starting a process (see TB_DIR below)
+case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 while [ $# -gt 0 ]; do
+	# shellcheck source=testbed/lib/usage.sh
 	case $1 in
 	--plan) MODE=plan; shift; continue ;;
 	--check) MODE=check; shift; continue ;;
-	-h | --help) usage; exit 0 ;;
+	-h | --help) . "$TB_SRC/lib/usage.sh"; usage; exit 0 ;;
 	esac
 	[ $# -ge 2 ] || bad "$1 needs a value"
 	case $1 in
@@ -95,16 +41,18 @@ while [ $# -gt 0 ]; do
 	--load) LOAD=$2 ;; --client) CLIENT=$2 ;; --trace) TRACE=$2 ;;
 	--qdisc) QDISC=$2 ;; --qdisc-opts) QDISC_OPTS=$2 ;; --rate-schedule) RATE_SCHEDULE=$2 ;;
 	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
-	--delay-schedule) DELAY_SCHEDULE=$2 ;;
+	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
+	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
+	--reverse) REVERSE=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
 done
 
-# The libraries, found without starting a process (see TB_DIR below)
-case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 # shellcheck source=testbed/lib/options.sh
 . "$TB_SRC/lib/options.sh"
+# shellcheck source=testbed/lib/paths.sh
+. "$TB_SRC/lib/paths.sh"
 # shellcheck source=testbed/lib/flows.sh
 . "$TB_SRC/lib/flows.sh"
 # shellcheck source=testbed/lib/module.sh
@@ -173,7 +121,7 @@ trap 'exit 143' TERM
 
 # ---- congestion controls, the ones of --load first (see lib/module.sh) -------------------------
 prepare=
-for c in $LOAD $CCS; do case " $prepare " in *" $c "*) ;; *) prepare="$prepare $c" ;; esac; done
+for c in $LOAD $CCS ${REVERSE:+$REVERSE_CC}; do case " $prepare " in *" $c "*) ;; *) prepare="$prepare $c" ;; esac; done
 # shellcheck disable=SC2086
 module_prepare $prepare
 # ss needs tcp_diag for tcp_info (cwnd, rtt, pacing rate, bbr state)
@@ -199,7 +147,8 @@ param ns_prefix "$TB_PREFIX"
 param sockbuf_bytes "$TB_SOCKBUF"
 said=
 [ "$QDISC" = bfifo ] || said=", $QDISC"
-log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}$said"
+log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}${DELAY_JITTER:+, delay jitter $DELAY_JITTER}${ACK_AGGREGATION:+, ACK aggregation $ACK_AGGREGATION}${RATE_TRACE:+, rate trace $RATE_TRACE}$said"
+[ "$OFFLOADS" = off ] || log "offloads: GSO and GRO on at the end hosts (TSO off)"
 
 k=1
 for rtt in $RTTS; do
@@ -216,7 +165,7 @@ done
 record_counters start
 
 # ---- receivers, samplers -----------------------------------------------------------------------
-[ -n "$FLENT" ] || start_receivers
+[ -n "$FLENT" ] || { start_receivers; start_reverse_receivers; }
 start_samplers
 start_trace
 
@@ -232,6 +181,7 @@ done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"
 start_rate_schedule
+start_rate_trace
 start_delay_schedule
 if [ -n "$FLENT" ]; then
 	start_flent
@@ -239,8 +189,10 @@ if [ -n "$FLENT" ]; then
 	wait_flent
 else
 	start_clients
-	log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s), running ~$DURATION s"
+	start_reverse_clients
+	log "$NFLOWS flow(s) started in $NGROUPS $CLIENT client(s)${REVERSE:+, $REVERSE_N reverse ($REVERSE_CC)}, running ~$DURATION s"
 	wait_clients
+	wait_reverse
 fi
 read -r t1 _ < /proc/uptime
 param end_uptime "$t1"

@@ -22,7 +22,8 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
     [bottleneck]  rate (Mbit/s, required), buffer_bdp (x rate x the largest RTT, 5),
                   qdisc (bfifo, pfifo, red, codel, fq_codel), qdisc_opts (tc words),
                   rate_schedule (T:MBIT, ... the rate from T s after the first start),
-                  loss (percent, 0)
+                  rate_trace (a mahimahi trace replayed as the rate, its path relative to
+                  the file's directory; rate then sizes the buffer), loss (percent, 0)
     [flows.NAME]  one sender class (namespace) per section, in file order: rtt (ms,
                   required), count (1), cc (this class's cc, fixed: the run's item then
                   names the other classes' only), start (s: one for all its flows, or one
@@ -32,6 +33,11 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   seed 001's stream of short flows), gap (s, 0.1; the same for all trains),
                   delay_schedule (T:MS, ... this class's base RTT from T s after the first
                   start on: route changes, up and down)
+    [paths]       what every sender path does besides its RTT (testbed/README.md, "Paths
+                  that change"): delay_jitter (MS[:DIST][:reorder], RTT variation),
+                  ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts),
+                  offloads (on or off, off: GSO and GRO at the end hosts),
+                  reverse (N[:CC]: N bulk flows from the receiver to the senders)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -44,15 +50,20 @@ import os
 import re
 import sys
 
+import rate_trace
+
 QDISCS = ("bfifo", "pfifo", "red", "codel", "fq_codel")
 FLENT_TESTS = ("tcp_1up", "tcp_nup", "rtt_fair_var_down")
 CLIENTS = ("auto", "tcpflow", "iperf3")
 KEYS = {
     "scenario": {"description", "duration", "warmup", "cooldown", "cc", "jitter", "interval",
                  "sample_ms", "client", "flent"},
-    "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "loss"},
+    "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "rate_trace",
+                   "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
+    "paths": {"delay_jitter", "ack_aggregation", "offloads", "reverse"},
 }
+JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
          "GI": 2 ** 30}
 CC_NAME = re.compile(r"^[a-z][a-z0-9_]{0,14}$")
@@ -143,7 +154,7 @@ def resolve(path, point=None):
         kind = s.split(".", 1)[0]
         if kind not in KEYS and kind != "point":
             raise Field(path, s, None).bad("unknown section (scenario, bottleneck, flows.NAME, "
-                                           "point.NAME)")
+                                           "paths, point.NAME)")
         if kind in ("flows", "point") and not s.partition(".")[2]:
             raise Field(path, s, None).bad(f"a {kind} section needs a name: [{kind}.NAME]")
         if kind in KEYS and kind != "flows" and "." in s:
@@ -182,6 +193,60 @@ def delay_schedule(f, text, cls, duration):
         number(f, ms, 0, 10000, lo_open=True)
         prev = tv
         out.append((tv, cls, t.strip(), ms.strip()))
+    return out
+
+
+def trace_option(F, path, bn):
+    """--rate-trace of [bottleneck] rate_trace (relative to the file's directory), the trace
+    checked as rtt_fairness.sh will read it; [] without one."""
+    text = bn.get("rate_trace", "").strip()
+    if not text:
+        return []
+    f = F("bottleneck", "rate_trace")
+    if bn.get("rate_schedule", "").strip():
+        raise f.bad("give rate_trace or rate_schedule, not both")
+    trace = os.path.join(os.path.dirname(os.path.abspath(path)), text)
+    try:
+        rate_trace.read_trace(trace)
+    except rate_trace.TraceError as e:
+        raise f.bad(str(e))
+    return [("--rate-trace", os.path.normpath(trace))]
+
+
+def path_options(F, p, rtts):
+    """rtt_fairness.sh's options of the [paths] section p (rtts: the classes' RTTs, text)."""
+    out = []
+    if p.get("delay_jitter", "").strip():
+        f, text = F("paths", "delay_jitter"), p["delay_jitter"].strip()
+        ms, *rest = text.split(":")
+        if rest and rest[-1] == "reorder":
+            rest.pop()
+        if len(rest) > 1 or (rest and rest[0] not in JITTER_DISTS):
+            raise f.bad(f"'{text}' is not MS[:DIST][:reorder] (DIST: {', '.join(JITTER_DISTS)})")
+        number(f, ms, 0, min(float(r) for r in rtts), lo_open=True)
+        out.append(("--delay-jitter", text))
+    if p.get("ack_aggregation", "").strip():
+        f, text = F("paths", "ack_aggregation"), p["ack_aggregation"].strip()
+        parts = text.split(":")
+        if len(parts) > 3:
+            raise f.bad(f"'{text}' is not MIN_MS[:MAX_MS[:PACKETS]]")
+        hi = float(number(f, parts[1] if len(parts) > 1 else parts[0], 0, 1000, lo_open=True))
+        number(f, parts[0], 0, hi)
+        if len(parts) == 3:
+            number(f, parts[2], 1, 100000, whole=True)
+        out.append(("--ack-aggregation", text))
+    off = p.get("offloads", "off").strip()
+    if off not in ("on", "off"):
+        raise F("paths", "offloads").bad(f"'{off}' is not on or off")
+    if off == "on":
+        out.append(("--offloads", "on"))
+    if p.get("reverse", "").strip():
+        f, text = F("paths", "reverse"), p["reverse"].strip()
+        n, colon, cc = text.partition(":")
+        if colon and not CC_NAME.match(cc):
+            raise f.bad(f"'{text}' is not N[:CC] (CC a congestion control name)")
+        number(f, n, 1, 100, whole=True)
+        out.append(("--reverse", text))
     return out
 
 
@@ -269,6 +334,8 @@ def options(path, point=None, cc=None):
             sched.append(f"{t.strip()}:{r.strip()}")
         out.append(("--rate-schedule", ",".join(sched)))
 
+    out += trace_option(F, path, bn)
+
     # the classes: RTTs, counts, fixed ccs; flows in the flow table's order
     rtts, counts, fixed, starts, ends, sizes, gaps = [], [], [], [], [], [], set()
     delays = []  # (T, class, T text, MS text) of every class's delay_schedule
@@ -326,6 +393,7 @@ def options(path, point=None, cc=None):
         raise F(classes[-1], "gap").bad("every train of a file has the same gap")
     order = table_order(counts)
     out.append(("--rtt", ",".join(rtts)))
+    out += path_options(F, secs.get("paths", {}), rtts)
     if delays:  # one list in time order (stable: a class's own order is kept)
         out.append(("--delay-schedule", ",".join(f"{k}:{t}:{ms}" for _, k, t, ms in
                                                  sorted(delays, key=lambda d: d[0]))))

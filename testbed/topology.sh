@@ -6,28 +6,24 @@
 #   s2 (10.1.2.2) ---+-- r (router) --to_rcv--> [l] --> d (receiver, 10.0.0.2)
 #   sK (10.1.K.2) --/     netem delay RTT_k        bfifo limit BUF bytes
 #                         on r -> s_k (ACK path)   [l]: only when LOSS > 0
-#
-# One sender namespace per RTT class (all flows of one RTT share it); the whole base RTT
-# is a netem delay on the router's egress toward that sender, i.e. on the ACK path, so
-# nothing waits in the sender's own qdisc (that would count against TCP small queues).
-# Random loss, if asked for, is a netem in a separate namespace "l" AFTER the bottleneck:
-# a lost packet has used its bottleneck slot (like a corrupting link), and the loss netem
-# has no rate and no delay, so it neither queues nor shapes. Without loss that hop is not
-# created at all. TSO/GSO/GRO are off on every veth so the shaper sees real packets.
+# One sender namespace per RTT class; its whole base RTT is a netem on the router's egress
+# toward it (the ACK path): nothing waits in the sender's qdisc (TCP small queues). Random
+# loss is a netem without rate or delay in a namespace "l" after the bottleneck (created
+# only with loss): a lost packet has used its slot. TSO/GSO/GRO are off on every veth (GSO
+# and GRO on at the end hosts with TB_OFFLOADS=on): the shaper sees real packets (README).
 #
 # Inputs (shell variables, read by tb_setup):
-#   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-)
+#   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-; tb_ns NAME: a full name)
 #   TB_RTTS     base RTTs in ms, space separated, one sender namespace each (s1..sK)
 #   TB_RATE     bottleneck rate in Mbit/s
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
-#   TB_QDISC    the bottleneck's queue under the htb: bfifo (default), pfifo, red, codel,
-#               fq_codel, each holding at most TB_BUF bytes (tb_aqm says how)
-#   TB_QDISC_OPTS  more tc options for that qdisc, appended (default none)
-#   TB_SOCKBUF  max of tcp_rmem/tcp_wmem in senders and receiver, bytes (default: 64 MiB, or
-#               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when that is more)
-#   TB_NETEM_LIMIT  netem queue limit in packets (default 100000: ACKs of any BDP fit)
-# Names: tb_ns NAME -> full namespace name; bottleneck device: to_rcv in namespace r.
+#   TB_QDISC, TB_QDISC_OPTS  the bottleneck's queue under the htb (bfifo, pfifo, red, codel,
+#               fq_codel, each holding at most TB_BUF bytes: tb_aqm) and more tc words for it
+#   TB_SOCKBUF  max tcp_rmem/tcp_wmem of the end hosts, bytes (default: 64 MiB, or
+#               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when more); TB_OFFLOADS on|off
+#   TB_NETEM_LIMIT  netem queue limit, packets (default 100000: ACKs of any BDP fit); TB_JITTER_*,
+#               TB_SLOT: the ACK paths' jitter and aggregation (tb_path_netem, lib/paths.sh)
 
 : "${TB_PREFIX:=bbra$$-}"
 : "${TB_SOCKBUF:=}"
@@ -76,18 +72,17 @@ tb_link() {
 }
 
 tb_ifup() {
-	tb_exec "$1" "$TB_ETHTOOL" -K "$2" tso off gso off gro off >/dev/null 2>&1 ||
-		{ tb_log "ethtool -K $2 tso/gso/gro off failed in $(tb_ns "$1")"; return 1; }
+	case ${TB_OFFLOADS:-off}:$1 in on:s* | on:d) set -- "$1" "$2" on ;; *) set -- "$1" "$2" off ;; esac
+	tb_exec "$1" "$TB_ETHTOOL" -K "$2" tso off gso "$3" gro "$3" >/dev/null 2>&1 ||
+		{ tb_log "ethtool -K $2 tso off gso/gro $3 failed in $(tb_ns "$1")"; return 1; }
 	tb_ipn "$1" link set dev "$2" up
 }
 
-# tb_tcp_mem: TCP's global memory limit (net.ipv4.tcp_mem, pages: low, pressure, high) raised
-# to hold TB_MEM_FACTOR x TB_PATH_BYTES where the kernel's is lower; never lowered. The
-# kernel sizes it at boot from its RAM: a 1 GB guest enters memory pressure at 62 MB, and
-# under pressure every receiver clamps its window to 4 segments (tcp_adjust_rcv_ssthresh)
-# while the senders' full write queues keep the memory above the low mark: cubic in a 50 or
-# 100 BDP buffer fell to 4 packets per RTT for the rest of the run (docs/reproduction.md).
-# It is one setting for the whole machine, so tb_teardown puts the old value back.
+# tb_tcp_mem: TCP's global memory limit (net.ipv4.tcp_mem, pages) raised to hold
+# TB_MEM_FACTOR x TB_PATH_BYTES where lower; never lowered. Booted with 1 GB, a guest's TCP
+# entered memory pressure at 62 MB, where receivers clamp their windows to 4 segments
+# (cubic in a 50 or 100 BDP buffer: 4 packets per RTT; docs/reproduction.md). One setting
+# for the machine: tb_teardown puts the old value back.
 TB_TCP_MEM_OLD=
 TB_PROC=${TB_PROC:-/proc} # a stand-in in the unit tests
 tb_tcp_mem() {
@@ -129,8 +124,7 @@ tb_sizes() {
 		for (i = 1; i <= n; i++) if (x[i] + 0 > m) m = x[i] + 0
 		printf "%d %.0f\n", (l + 0 > 0) ? 1 : 0, b + r * 1e6 / 8 * m / 1e3 }')
 	TB_HAS_LOSS=$1 TB_PATH_BYTES=$2
-	# Only paths that hold more than a sixth of the 64 MiB default (> 16 BDP at 100 Mbit/s
-	# and 50 ms): tb_tcp_mem starts a process, and every run below keeps its random stream.
+	# Only paths over a sixth of 64 MiB: tb_tcp_mem starts a process (UML's random stream)
 	[ $((TB_MEM_FACTOR * TB_PATH_BYTES)) -gt 67108864 ] || { : "${TB_SOCKBUF:=67108864}"; return 0; }
 	: "${TB_SOCKBUF:=$((TB_MEM_FACTOR * TB_PATH_BYTES))}"
 	tb_tcp_mem
@@ -194,15 +188,11 @@ tb_setup() {
 	done
 }
 
-# tb_aqm: the bottleneck's queue when it is not the plain bfifo, sized by the same TB_BUF:
-# pfifo, codel and fq_codel get a limit of TB_BUF / 1514 packets (at least 1; CoDel's
-# target 5 ms and interval 100 ms, fq_codel's 1024 flows are the kernel's defaults); RED a
-# hard limit of TB_BUF bytes, its thresholds where a delay target puts them: min = 5 ms at
-# TB_RATE (CoDel's target, at least 2 packets), max = 3 x min, both cut to fit under
-# TB_BUF / 2 in a shallow buffer, burst = (2 min + max) / (3 avpkt) as tc-red(8) advises,
-# mark probability 0.1 at max. TB_QDISC_OPTS is appended to the tc command (a later option
-# wins). One awk for the numbers: this runs only for those qdiscs, so the processes of a
-# bfifo run stay what they were (UML's seeded random stream).
+# tb_aqm: the bottleneck's queue other than bfifo, sized by TB_BUF: pfifo, codel, fq_codel a
+# limit of TB_BUF / 1514 packets (>= 1; the kernel's other defaults); RED a limit of TB_BUF
+# bytes, min = 5 ms at TB_RATE (>= 2 packets), max = 3 x min, both under TB_BUF / 2, burst =
+# (2 min + max) / (3 avpkt) (tc-red(8)), probability 0.1. TB_QDISC_OPTS appended (a later
+# word wins). One awk, only for these: a bfifo run's processes stay (UML's seeded RNG).
 tb_aqm() {
 	# shellcheck disable=SC2046 # four numbers
 	set -- $(awk -v b="$TB_BUF" -v r="$TB_RATE" 'BEGIN {
@@ -226,17 +216,28 @@ tb_aqm() {
 		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
 }
 
-# tb_path_netem add|change K MS: the netem on the router's egress toward sender class K, the
-# class's whole base RTT of MS ms (on the ACK path, see the top). The one place its options
-# are written.
+# tb_path_netem add|change K MS: the netem toward sender class K, its base RTT of MS ms (the
+# ACK path), the one place its options are written (README, "Paths that change": how `rate`
+# keeps the order; TB_SLOT: slot words). tb_delay K MS: a route change.
 tb_path_netem() {
-	tb_tcn r qdisc "$1" dev "to_s$2" root handle 1: netem delay "${3}ms" limit "$TB_NETEM_LIMIT"
+	_op=$1 _k=$2 && set -- delay "${3}ms"
+	if [ -n "${TB_JITTER_MS:-}" ]; then
+		set -- "$@" "${TB_JITTER_MS}ms"
+		[ "${TB_JITTER_DIST:-uniform}" = uniform ] || set -- "$@" distribution "$TB_JITTER_DIST"
+		[ "${TB_JITTER_REORDER:-0}" = 1 ] || set -- "$@" rate 100gbit
+	fi
+	# shellcheck disable=SC2086 # TB_SLOT: tc's words
+	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" ${TB_SLOT:+slot $TB_SLOT} limit "$TB_NETEM_LIMIT"
 }
-
-# tb_delay K MS: sender class K's base RTT is MS ms from now on (a route change). Packets
-# netem holds keep the delay they were given: after a change down, ACKs sent later can
-# overtake them (as on a real path whose new route is shorter).
 tb_delay() { tb_path_netem change "$1" "$2"; }
+
+# tb_reverse_link: the reverse flows' bottleneck (--reverse, lib/paths.sh), as the forward
+# one on the receiver's egress: the forward flows' ACKs queue there behind the reverse data.
+tb_reverse_link() {
+	tb_tcn d qdisc add dev eth0 root handle 1: htb default 1 && tb_tcn d class add dev eth0 parent 1: \
+		classid 1:1 htb rate "${TB_RATE}mbit" ceil "${TB_RATE}mbit" burst 15k cburst 15k quantum 1514 &&
+		tb_tcn d qdisc add dev eth0 parent 1:1 handle 10: bfifo limit "$TB_BUF"
+}
 
 # tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).
 tb_rate() {
@@ -244,8 +245,7 @@ tb_rate() {
 		burst 15k cburst 15k quantum 1514
 }
 
-# Kill whatever still runs in our namespaces, then delete them. Safe to call repeatedly,
-# and when setup failed half-way.
+# Kill whatever still runs in our namespaces, delete them; safe again and after a half setup.
 tb_teardown() {
 	if [ -n "$TB_TCP_MEM_OLD" ]; then
 		echo "$TB_TCP_MEM_OLD" > "$TB_PROC/sys/net/ipv4/tcp_mem" 2>/dev/null

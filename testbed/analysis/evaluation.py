@@ -332,7 +332,8 @@ def evaluate(run, tables, duration, window_s=1.0, jain_window_s=2.0):
             ev["queue_after_leave_ms"] = queue_after(tables["queue"], run["rate"],
                                                      max(s["end_s"] for s in leavers),
                                                      last_end)
-    if changes or env.get("rate_schedule"):
+    # per phase for a rate schedule's few steps; a rate trace's hundreds are its summary's
+    if (changes or env.get("rate_schedule")) and not env.get("rate_trace"):
         phases = rate_phases(changes, run["rate"], run["w1"])
         ev["phases"] = phase_stats(phases, tables["queue"], tables["ss"], rows, flows, 1.0)
         ev["qdisc"] = env.get("qdisc", "bfifo")

@@ -229,6 +229,33 @@ def flow_metrics(run, fl, inputs, tables):
     flow_retrans_window(fl, run["w0"], run["w1"])
 
 
+def reverse_flows(run):
+    """The --reverse flows (scenario.sh's reverse.txt: flow class cc port), each from its
+    client's JSON as a forward flow is: {"cc", "throughput_mbps" (their sum), "flows":
+    [{index, class, cc, throughput_mbps, retransmits, bytes_sent}]} over the measured
+    interval; None without them. They are in no forward metric (flows, jain, utilisation)."""
+    try:
+        with open(os.path.join(run["dir"], "reverse.txt")) as f:
+            rows = [ln.split() for ln in f if ln.strip()]
+    except FileNotFoundError:
+        return None
+    w0, w1 = run["w0"], run["w1"]
+    off = fnum(run["env"], "reverse_t0_uptime", run["penv"], run["t0"]) - run["t0"]
+    out = []
+    for j, k, cc, _port in rows:
+        jpath = os.path.join(run["dir"], f"reverse{j}.json")
+        st = iperf3_stream(load_iperf3(jpath), jpath, 0)
+        fl = {"index": int(j), "class": int(k), "cc": cc}
+        if not st["connected"]:
+            out.append({**fl, "error": st["error"], "throughput_mbps": 0.0})
+            continue
+        tput = bytes_in_window(st["intervals"], off, w0, w1) * 8 / (w1 - w0) / 1e6
+        out.append({**fl, "throughput_mbps": tput, "retransmits": st["retransmits"],
+                    "bytes_sent": st["bytes_sent"]})
+    return {"cc": rows[0][2] if rows else None, "flows": out,
+            "throughput_mbps": sum(f["throughput_mbps"] for f in out)}
+
+
 def queue_metrics(run, tc):
     """The bottleneck queue from the tc samples tc (parse_tc_file): its queue.csv rows, and
     the run_summary.json entries queue_delay_ms, bottleneck_drops and bottleneck_load."""
@@ -347,6 +374,17 @@ def retrans_interval(flows):
     return sum(retx) / sum(segs)
 
 
+def path_summary(run, cap):
+    """The summary's entries of the paths' options that have one (testbed/README.md, "Paths
+    that change"): delay_changes, reverse (reverse_flows), rate_trace (the capacity cap the
+    trace replayed over the measured interval)."""
+    out = {k: run[k] for k in ("delay_changes", "reverse") if run.get(k)}
+    if run["env"].get("rate_trace"):
+        out["rate_trace"] = {"source": run["env"].get("rate_trace_source"), "capacity_mbps": cap,
+                             "changes": len(run["phases"]) - 1}
+    return out
+
+
 def run_summary(run, queue, snmp, netstat=None):
     """run_summary.json of one run from its flows' metrics (flow_metrics), its queue
     metrics (queue_metrics), its snmp and netstat counters (snmp_metrics, netstat_metrics);
@@ -398,8 +436,7 @@ def run_summary(run, queue, snmp, netstat=None):
                           "rtt_ms": f["rtt_ms"], "sizes": f["size"]} for f in run["trains"]]
     if run.get("evaluation"):
         res["evaluation"] = run["evaluation"]
-    if run.get("delay_changes"):
-        res["delay_changes"] = run["delay_changes"]
+    res.update(path_summary(run, cap))
     res["provenance"] = run_provenance(res)
     res["problems"] = problems(res)
     return res
@@ -411,6 +448,7 @@ def flent_run_analysis(run):
     d, env, w0, w1 = run["dir"], run["env"], run["w0"], run["w1"]
     tables = {"throughput": [], "ss": [], "queue": [], "trace": []}
     tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
+    run["reverse"] = reverse_flows(run)
     flows, fairness = flent_flows(d, env, w0, w1)
     for fl in flows:
         data = load_flent(os.path.join(d, "flent", fl["flent_file"]))
@@ -456,6 +494,7 @@ def run_analysis(d, warmup=None, end=None, cooldown=None):
     run["not_connected"] = [fl for fl in run["flows"] if not fl["connected"]]
     run["flows"] = [fl for fl in run["flows"] if fl["connected"]]
     tables["queue"], queue = queue_metrics(run, parse_tc_file(os.path.join(d, "tc.txt")))
+    run["reverse"] = reverse_flows(run)
     run["evaluation"] = evaluate(run, {
         "throughput": [dict(zip(THROUGHPUT_COLS, r)) for r in tables["throughput"]],
         "ss": [dict(zip(SS_COLS, r)) for r in tables["ss"]],

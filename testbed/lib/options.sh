@@ -1,5 +1,5 @@
 # testbed/lib/options.sh -- the checks of scenario.sh's options: the only implementation of
-# them. rtt_fairness.sh does not repeat them; it has scenario.sh --check run them on the
+# them (the paths' options: lib/paths.sh's check_paths, called from here). rtt_fairness.sh does not repeat them; it has scenario.sh --check run them on the
 # options it is about to pass (see there).
 # shellcheck shell=sh
 # POSIX sh (busybox ash, dash, bash), sourced by scenario.sh; defines functions only. Reads
@@ -148,28 +148,6 @@ check_bottleneck() {
 		_prev=$MICRO
 		number_ok "${v#*:}" 'x > 0 && x <= 100000 * U' ||
 			bad "--rate-schedule: '$v': '${v#*:}' is not a rate in Mbit/s (0 < r <= 100000)"
-	done
-}
-
-# check_paths: --delay-schedule (CLASS:T:MS items: CLASS a sender class, 1..NCLASS, T within
-# the run, times not decreasing, MS a delay as --rtt's); DELAY_SCHEDULE becomes space
-# separated.
-check_paths() {
-	no_empty_item --delay-schedule "$DELAY_SCHEDULE"
-	words "$DELAY_SCHEDULE"
-	DELAY_SCHEDULE=$WORDS _prev=0
-	for v in $DELAY_SCHEDULE; do
-		case $v in *:*:*:* | :* | *: | *::*) bad "--delay-schedule: '$v' is not CLASS:T:MS" ;;
-		*:*:*) ;; *) bad "--delay-schedule: '$v' is not CLASS:T:MS" ;; esac
-		whole_ok "${v%%:*}" "x >= 1 && x <= $NCLASS" ||
-			bad "--delay-schedule: '$v': '${v%%:*}' is not a sender class (1..$NCLASS, the position of its RTT in --rtt)"
-		_t=${v#*:} _t=${_t%:*}
-		number_ok "$_t" 'x > 0 && x < duration_us' ||
-			bad "--delay-schedule: '$v': '$_t' is not a time within the run (0 < T < --duration $DURATION)"
-		[ "$MICRO" -ge "$_prev" ] || bad "--delay-schedule: '$v': times must not decrease"
-		_prev=$MICRO
-		number_ok "${v##*:}" 'x > 0 && x <= 10000 * U' ||
-			bad "--delay-schedule: '$v': '${v##*:}' is not a delay in ms (0 < ms <= 10000)"
 	done
 }
 

@@ -41,6 +41,11 @@ record_params() {
 	[ -z "$QDISC_OPTS" ] || param qdisc_opts "$QDISC_OPTS"
 	[ -z "$RATE_SCHEDULE" ] || param rate_schedule "$RATE_SCHEDULE"
 	[ -z "$DELAY_SCHEDULE" ] || param delay_schedule "$DELAY_SCHEDULE"
+	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
+	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
+	[ "$OFFLOADS" = off ] || param offloads "$OFFLOADS"
+	[ -z "$REVERSE" ] || param reverse "$REVERSE"
+	[ -z "$RATE_TRACE" ] || { param rate_trace "$RATE_TRACE"; param rate_trace_changes "$RATE_TRACE_CHANGES"; }
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
 	[ -z "$ENDS" ] || param ends_s "$ENDS"
 }
@@ -149,11 +154,15 @@ record_counters() {
 
 # record_final: the qdiscs' and links' counters, the counters, the end of the kernel log
 record_final() {
-	for n in r l; do
+	for n in r l ${REVERSE:+d}; do
 		[ -e "/run/netns/$(tb_ns $n)" ] || [ -e "/var/run/netns/$(tb_ns $n)" ] || continue
 		{ echo "### namespace $n"; tb_tcn $n -s qdisc show; tb_ipn $n -s link show; } >> "$SCRATCH/tc_final.txt" 2>&1
 	done
 	record_counters end
+	# --offloads on: what the end hosts' interfaces had (a process only with the option)
+	[ "$OFFLOADS" = off ] || for n in s1 d; do
+		{ echo "### namespace $n"; tb_exec $n "$TB_ETHTOOL" -k eth0; } >> "$SCRATCH/offloads.txt" 2>&1
+	done
 	dmesg 2>/dev/null | tail -n 40 > "$SCRATCH/dmesg_tail.txt"
 }
 }

@@ -109,28 +109,6 @@ start_rate_schedule() {
 	SCHEDULE_PID=$!
 }
 
-# start_delay_schedule: the route changes of --delay-schedule (CLASS:T:MS: sender class CLASS
-# has a base RTT of MS ms from T seconds after t0 on), made by one background process as the
-# rate schedule's are (tb_delay: the netem on the class's ACK path); each change's uptime,
-# class and RTT go to delay_changes.txt. Nothing without a schedule.
-# shellcheck disable=SC2034,SC2154 # SCHEDULE_PID is scenario.sh's, so is t0
-start_delay_schedule() {
-	[ -n "$DELAY_SCHEDULE" ] || return 0
-	(
-		for item in $DELAY_SCHEDULE; do
-			class=${item%%:*} at=${item#*:} ms=${item##*:}
-			at=${at%:*}
-			read -r up _ < /proc/uptime
-			nap=$(awk -v a="$t0" -v t="$at" -v u="$up" 'BEGIN { w = a + t - u; printf "%.3f", (w > 0 ? w : 0) }')
-			sleep "$nap"
-			tb_delay "$class" "$ms" || { log "the delay change of class $class to $ms ms failed"; exit 1; }
-			read -r up _ < /proc/uptime
-			echo "$up $class $ms" >> "$SCRATCH/delay_changes.txt"
-		done
-	) &
-	SCHEDULE_PID="$SCHEDULE_PID $!"
-}
-
 # wait_clients: waits for every client; FAILED = how many failed (each one's status recorded),
 # NOT_CONNECTED = how many flows of the clients that ran never connected (tcpflow.py bulk
 # reports each: the kernel gave up on its handshake; the run goes on without it).

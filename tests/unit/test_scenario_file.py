@@ -111,6 +111,27 @@ def test_points_override_keys(tmp_path):
      "[flows.large] delay_schedule: '-5' is not a number"),
     (lambda t: t.replace("rtt = 45\nsize", "rtt = 45\ndelay_schedule = 30:60\nsize"), None,
      "[flows.large] delay_schedule: '30:60': times must increase and lie within the run"),
+    (lambda t: t + "[paths]\ndelay_jitter = 5:gauss\n", None,
+     "[paths] delay_jitter: '5:gauss' is not MS[:DIST][:reorder]"),
+    (lambda t: t + "[paths]\ndelay_jitter = 50\n", None,
+     "[paths] delay_jitter: '50' is out of range (> 0 and <= 45)"),
+    (lambda t: t + "[paths]\ndelay_jitter = 5:normal:reorder:x\n", None,
+     "[paths] delay_jitter: '5:normal:reorder:x' is not MS[:DIST][:reorder]"),
+    (lambda t: t + "[paths]\njitter = 5\n", None, "[paths] jitter: unknown key"),
+    (lambda t: t + "[paths]\nack_aggregation = 8:2\n", None,
+     "[paths] ack_aggregation: '8' is out of range (>= 0 and <= 2)"),
+    (lambda t: t + "[paths]\nack_aggregation = 2:8:0\n", None,
+     "[paths] ack_aggregation: '0' is out of range (>= 1 and <= 100000)"),
+    (lambda t: t + "[paths]\noffloads = yes\n", None, "[paths] offloads: 'yes' is not on or off"),
+    (lambda t: t + "[paths]\nreverse = 0\n", None, "[paths] reverse: '0' is out of range"),
+    (lambda t: t + "[paths]\nreverse = 2:Cubic\n", None, "[paths] reverse: '2:Cubic' is not N[:CC]"),
+    (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = no.down"), None,
+     "[bottleneck] rate_trace: "),
+    (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = t.down\n"
+                         "rate_schedule = 10:5"), None,
+     "[bottleneck] rate_trace: give rate_trace or rate_schedule, not both"),
+    (lambda t: t + "[paths]\nack_aggregation = 2:8:4:1\n", None,
+     "[paths] ack_aggregation: '2:8:4:1' is not MIN_MS[:MAX_MS[:PACKETS]]"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nloss = 100"), None,
      "[bottleneck] loss: '100' is not a percentage below 100"),
     (lambda t: t.replace("buffer_bdp = 1", "buffer_bdp = 1\nbuffer = 3"), None,
@@ -152,6 +173,32 @@ def test_each_class_delay_schedule_becomes_one_list_in_time_order(tmp_path):
               .replace("rtt = 45\nstart", "rtt = 45\ndelay_schedule = 15:145\nstart"))
     assert opts(p)["--delay-schedule"] == "1:10:60,2:15:145,1:20:45"
     assert "--delay-schedule" not in opts(write(tmp_path, GOOD, "plain.ini"))
+
+
+def test_the_paths_section_becomes_the_path_options(tmp_path):
+    """[paths] delay_jitter, ack_aggregation, offloads and reverse are their options as written
+    (offloads only when on); without the section nothing."""
+    o = opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4:pareto:reorder\n"))
+    assert o["--delay-jitter"] == "4:pareto:reorder"
+    assert opts(write(tmp_path, GOOD + "[paths]\ndelay_jitter = 4\n"))["--delay-jitter"] == "4"
+    assert "--delay-jitter" not in opts(write(tmp_path, GOOD, "plain.ini"))
+    o = opts(write(tmp_path, GOOD + "[paths]\nack_aggregation = 2:8:16\n"))
+    assert o["--ack-aggregation"] == "2:8:16" and "--delay-jitter" not in o
+    assert opts(write(tmp_path, GOOD + "[paths]\noffloads = on\n"))["--offloads"] == "on"
+    assert "--offloads" not in opts(write(tmp_path, GOOD + "[paths]\noffloads = off\n"))
+    assert opts(write(tmp_path, GOOD + "[paths]\nreverse = 2:bbr\n"))["--reverse"] == "2:bbr"
+
+
+def test_a_rate_trace_is_found_beside_the_file_and_checked(tmp_path):
+    """[bottleneck] rate_trace is a mahimahi trace relative to the file's directory, checked
+    here (one line naming the key), passed on as an absolute path."""
+    (tmp_path / "t.down").write_text("0\n5\n10\n")
+    p = write(tmp_path, GOOD.replace("buffer_bdp = 1", "buffer_bdp = 1\nrate_trace = t.down"))
+    assert opts(p)["--rate-trace"] == str(tmp_path / "t.down")
+    (tmp_path / "t.down").write_text("0\n5\nx\n")
+    with pytest.raises(sf.ScenarioError) as e:
+        opts(p)
+    assert "[bottleneck] rate_trace: " in str(e.value) and "line 3: 'x'" in str(e.value)
 
 
 def test_the_command_line_says_it_in_one_line_and_exits_2(tmp_path):

@@ -14,7 +14,8 @@ RF = REPO / "testbed" / "rtt_fairness.sh"
 SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
 # the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
-LIBS = [REPO / "testbed" / "lib" / f"{n}.sh" for n in ("options", "flows", "module", "record")]
+LIBS = [REPO / "testbed" / "lib" / f"{n}.sh"
+        for n in ("options", "flows", "module", "record", "traffic", "paths", "usage")]
 
 
 def netns_list(every=False):
@@ -158,6 +159,11 @@ def test_rtt_fairness_tiny_buffer_is_one_packet():
       "--out", "/nonexistent/x"], "--streams: '129' is not an integer in 1..128"),
     (["--rtt", "10", "--load", "bbr,Bad", "--rate", "1", "--buffer", "1", "--duration", "1",
       "--out", "/nonexistent/x"], "--load: 'Bad' is not a congestion control name"),
+    # the replay schedule of --rate-trace (testbed/rate_trace.py's): missing, empty, bad lines
+    (["--rtt", "10", "--rate", "1", "--buffer", "1", "--duration", "9", "--out", "/nonexistent/x",
+      "--rate-trace", "/nonexistent/t"], "--rate-trace: cannot read '/nonexistent/t'"),
+    (["--rtt", "10", "--rate", "1", "--buffer", "1", "--duration", "9", "--out", "/nonexistent/x",
+      "--rate-trace", "/dev/null"], "--rate-trace: cannot read '/dev/null'"),
 ])
 def test_scenario_rejects_bad_values(args, msg):
     p = run("sh", SCEN, *args)
@@ -180,6 +186,19 @@ SHARED_BAD = [
     ("--delay-schedule", "1:10:-5"), ("--delay-schedule", "1:10:0"),
     ("--delay-schedule", "1:20:30,2:10:60"), ("--delay-schedule", "1:10"),
     ("--delay-schedule", "1:10:20,,2:20:60"), ("--delay-schedule", "1:10:20:5"),
+    # RTT variation: no jitter, more than the smallest RTT, an unknown distribution, a
+    # malformed value
+    ("--delay-jitter", "0"), ("--delay-jitter", "10.5"), ("--delay-jitter", "5:gauss"),
+    ("--delay-jitter", "5:normal:reorder:x"), ("--delay-jitter", "5::reorder"),
+    ("--delay-jitter", ":5"), ("--delay-jitter", "5:normalreorder"),
+    # ACK aggregation: no spacing, MIN above MAX, a bad packet count, malformed
+    ("--ack-aggregation", "0"), ("--ack-aggregation", "8:2"), ("--ack-aggregation", "2:8:0"),
+    ("--ack-aggregation", "2:8:1.5"), ("--ack-aggregation", "2::5"),
+    ("--ack-aggregation", "2:8:16:1"), ("--ack-aggregation", "1001"),
+    ("--offloads", "ON"), ("--offloads", "1"), ("--offloads", ""),
+    # reverse flows: none, too many, a bad cc, malformed
+    ("--reverse", "0"), ("--reverse", "101"), ("--reverse", "2:Bad"), ("--reverse", "1:2:3"),
+    ("--reverse", "2:"), ("--reverse", ":cubic"), ("--reverse", "x"),
 ]
 
 
@@ -202,6 +221,11 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--flows-per-rtt", "3", "--stagger", "5.799999"],
     ["--cc", "bbr_a,cubic", "--load", "bbr,bbr_a_fair", "--module-param", "adaptive=0"],
     ["--delay-schedule", "1:10:25,2:10:60,1:20.5:10"],  # up and down, two at one time
+    ["--delay-jitter", "10"], ["--delay-jitter", "2.5:paretonormal"],
+    ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
+    ["--ack-aggregation", "2"], ["--ack-aggregation", "0:8"], ["--ack-aggregation", "1.5:4:16"],
+    ["--offloads", "on"], ["--offloads", "off"],
+    ["--reverse", "1"], ["--reverse", "100:bbr"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
@@ -310,3 +334,133 @@ def test_rtt_fairness_gives_a_guest_memory_for_many_flows_started_one_by_one(ext
         assert not line, line
     else:
         assert line and mem in line[0], p.stderr
+
+
+def path_netem(tmp, *calls, **env):
+    """The tc command lines topology.sh's tb_path_netem / tb_delay write for calls (shell
+    words), with TB_* variables env, tc replaced by a stand-in that prints its words."""
+    tc = tmp / "tc"
+    tc.write_text('#!/bin/sh\nprintf "%s\\n" "$*"\n')
+    tc.chmod(0o755)
+    sets = "".join(f"{k}='{v}' " for k, v in env.items())
+    script = f'. "{TOPO}"; TB_TC={tc} TB_PREFIX=p- {sets}; ' + "; ".join(calls)
+    p = run("sh", "-c", script)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.splitlines()
+
+
+def test_the_ack_path_netem_keeps_its_jitter_through_route_changes(tmp_path):
+    """Without jitter the netem is what it always was; with it, every add and change (a
+    --delay-schedule route change) carries the jitter, its distribution and, unless
+    reordering is asked for, the rate that keeps netem's queue in order; so with ACK
+    aggregation its slots."""
+    plain = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 2 40")
+    assert plain == ["-n p-r qdisc add dev to_s1 root handle 1: netem delay 10ms limit 100000",
+                     "-n p-r qdisc change dev to_s2 root handle 1: netem delay 40ms limit 100000"]
+    jit = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 1 40", TB_JITTER_MS="4",
+                     TB_JITTER_DIST="normal", TB_JITTER_REORDER="0")
+    assert [ln.split("netem ")[1] for ln in jit] == [
+        "delay 10ms 4ms distribution normal rate 100gbit limit 100000",
+        "delay 40ms 4ms distribution normal rate 100gbit limit 100000"]
+    reo = path_netem(tmp_path, "tb_delay 1 40", TB_JITTER_MS="2.5", TB_JITTER_DIST="uniform",
+                     TB_JITTER_REORDER="1")
+    assert reo[0].split("netem ")[1] == "delay 40ms 2.5ms limit 100000"
+    # ACK aggregation: netem's slots, with a route change too
+    agg = path_netem(tmp_path, "tb_path_netem add 1 10", "tb_delay 1 40", TB_SLOT="2ms 8ms packets 16")
+    assert [ln.split("netem ")[1] for ln in agg] == [
+        "delay 10ms slot 2ms 8ms packets 16 limit 100000",
+        "delay 40ms slot 2ms 8ms packets 16 limit 100000"]
+
+
+def test_offloads_on_are_gso_and_gro_at_the_end_hosts_only(tmp_path):
+    """tb_ifup: every interface as always without TB_OFFLOADS (or off); with on, the senders'
+    and the receiver's get GSO and GRO, the router's none, and TSO stays off everywhere."""
+    et = tmp_path / "ethtool"
+    et.write_text('#!/bin/sh\nprintf "%s\\n" "$*" >> "$LOG"\n')
+    et.chmod(0o755)
+    ip = tmp_path / "ip"
+    ip.write_text('#!/bin/sh\n[ "$2" = exec ] && { shift 3; exec "$@"; }\nexit 0\n')
+    ip.chmod(0o755)
+    calls = "; ".join(f"tb_ifup {n} {d}" for n, d in (("s1", "eth0"), ("r", "to_s1"), ("d", "eth0"),
+                                                       ("r", "to_rcv")))
+    seen = {}
+    for mode in ("", "off", "on"):
+        log = tmp_path / f"log{mode}"
+        p = subprocess.run(["sh", "-c", f'. "{TOPO}"; TB_IP={ip} TB_ETHTOOL={et} '
+                            f'TB_OFFLOADS={mode}; {calls}'], capture_output=True, text=True,
+                           env={**os.environ, "LOG": str(log)}, timeout=60)
+        assert p.returncode == 0, p.stderr
+        seen[mode] = log.read_text().splitlines()
+    off = "-K {} tso off gso off gro off"
+    assert seen[""] == seen["off"] == [off.format(d) for d in ("eth0", "to_s1", "eth0", "to_rcv")]
+    assert seen["on"] == ["-K eth0 tso off gso on gro on", off.format("to_s1"),
+                          "-K eth0 tso off gso on gro on", off.format("to_rcv")]
+
+
+# one of the real LTE traces of the project's shared folder, beside the checkout
+VERIZON = REPO.parent / "shared" / "traces" / "Verizon-LTE-short.down"
+
+
+@pytest.mark.parametrize("text,msg", [
+    (None, "cannot read"),
+    ("", "empty (no packet opportunity)"),
+    ("0\n5\nx\n", "line 3: 'x' is not a time in whole ms"),
+    ("0\n5\n3\n", "line 3: 3 ms is before the line above (5 ms)"),
+    ("0\n0\n", "all opportunities at 0 ms"),
+    ("0\n1.5\n", "line 2: '1.5' is not a time in whole ms"),
+])
+def test_a_bad_rate_trace_is_one_line_before_anything(tmp_path, text, msg):
+    """rtt_fairness.sh --rate-trace: a missing, empty or malformed mahimahi trace is refused
+    with one line naming it (--dry-run: nothing would run anyway; no --out is made)."""
+    trace = tmp_path / "t.down"
+    if text is not None:
+        trace.write_text(text)
+    p = run(RF, "--dry-run", "--out", tmp_path / "o", "--rate-trace", trace)
+    assert p.returncode == 2, p.stderr
+    assert f"error: --rate-trace: {trace}: {msg}" in p.stderr.splitlines()[0], p.stderr
+    assert not (tmp_path / "o").exists()
+    p = run(RF, "--dry-run", "--rate-trace", VERIZON if VERIZON.exists() else trace,
+            "--rate-schedule", "10:5")
+    assert p.returncode == 2 and "give it or --rate-schedule, not both" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("", "is empty"), ("0.1 5\n", "line 1: '0.1 5' is not 'T MBIT' with T from 0"),
+    ("0 5\n0 6\n", "line 2: '0 6' is not 'T MBIT'"), ("0 5\n5 5\n", "line 2: '5 5'"),
+    ("0 5 x\n", "line 1: '0 5 x'"), ("0 0\n", "line 1: '0' is not a rate in Mbit/s"),
+])
+def test_scenario_checks_the_rate_trace_schedule(tmp_path, text, msg):
+    sched = tmp_path / "s.txt"
+    sched.write_text(text)
+    p = run("sh", SCEN, "--check", "--rtt", "10", "--rate", "5", "--buffer", "1", "--duration",
+            "5", "--warmup", "0", "--rate-trace", sched)
+    assert p.returncode == 2 and msg in p.stderr, p.stderr
+
+
+def test_a_rate_trace_becomes_the_schedule_each_run_replays(tmp_path):
+    """The trace's opportunities per 100 ms x one 1514-byte frame, from 0, repeated after its
+    last timestamp (the period), only the changes; empty bins at the floor; scenario.sh gets
+    the schedule in the run's directory and checks it."""
+    trace = tmp_path / "t.down"
+    # a period of 300 ms: 10 opportunities at 0, 4 in 200..240, one at 300, which the next
+    # turn's 10 at 0 join (as mm-link: 11 at that ms)
+    trace.write_text("".join(f"{t}\n" for t in [0] * 10 + [200, 210, 220, 240, 300]))
+    p = run("/usr/bin/python3", REPO / "testbed" / "rate_trace.py", "schedule", trace, "1")
+    assert p.returncode == 0, p.stderr
+    f = 1514 * 8 / 100e3  # Mbit/s of one frame per 100 ms
+    want = [(0.0, 10 * f), (0.1, 0.012), (0.2, 4 * f), (0.3, 11 * f), (0.4, 0.012),
+            (0.5, 4 * f), (0.6, 11 * f), (0.7, 0.012), (0.8, 4 * f), (0.9, 11 * f)]
+    got = [tuple(map(float, ln.split())) for ln in p.stdout.splitlines()]
+    assert len(got) == len(want), got
+    for (t, a), (u, b) in zip(got, want):
+        assert t == u and abs(a - b) < 0.001, (got, want)
+    q = run(RF, "--dry-run", "--rtt", "10", "--duration", "3", "--warmup", "1", "--rate", "5",
+            "--cc", "bbr", "--out",
+            tmp_path / "o", "--rate-trace", trace)
+    assert q.returncode == 0, q.stderr
+    assert f"--rate-trace {tmp_path / 'o'}/bbr/run1/rate_trace.txt" in q.stdout, q.stdout
+    sched = tmp_path / "s.txt"
+    sched.write_text(p.stdout)
+    ok = run("sh", SCEN, "--check", "--rtt", "10", "--rate", "5", "--buffer", "1", "--duration",
+             "1", "--warmup", "0", "--rate-trace", sched)
+    assert (ok.returncode, ok.stderr) == (0, ""), ok.stderr

@@ -329,3 +329,39 @@ def test_route_changes_are_in_the_summary_and_marked_on_the_timeseries(tmp_path)
         matplotlib.axes.Axes.axvline = real
     assert png_size(Path(path))[0] > 500
     assert sorted(set(seen)) == [3.01, 7.03] and len(seen) == 2 * 5  # 5 panels each
+
+
+def test_reverse_flows_and_a_rate_trace_are_summarised_apart(tmp_path):
+    """A run with --reverse (reverse.txt, reverse<j>.json in the clients' JSON) has them in
+    its summary's reverse, measured over the same interval, and its forward flows and
+    metrics as without them; a run with --rate-trace has rate_trace (the replayed capacity
+    over the interval, from rate_changes.txt) and no per-phase evaluation."""
+    from analysis.run import run_analysis
+    plain, _ = run_analysis(str(FIX / "run_bbr_a_loss1"))
+    run = tmp_path / "run"
+    shutil.copytree(FIX / "run_bbr_a_loss1", run)
+    (run / "reverse.txt").write_text("1 2 cubic 5300\n")
+    shutil.copy(run / "flow1.json", run / "reverse1.json")  # a client's JSON as any other
+    t0 = next(ln.split("=")[1] for ln in (run / "params.env").read_text().splitlines()
+              if ln.startswith("t0_uptime="))
+    with open(run / "params.env", "a") as f:
+        f.write(f"reverse=1:cubic\nreverse_t0_uptime={t0}\n")
+    res, _ = run_analysis(str(run))
+    rev = res["reverse"]
+    assert rev["cc"] == "cubic" and [(f["index"], f["class"]) for f in rev["flows"]] == [(1, 2)]
+    assert abs(rev["flows"][0]["throughput_mbps"] - plain["flows"][0]["throughput_mbps"]) < 1e-9
+    assert rev["throughput_mbps"] == rev["flows"][0]["throughput_mbps"]
+    assert [f["throughput_mbps"] for f in res["flows"]] == [f["throughput_mbps"] for f in plain["flows"]]
+    assert res["utilization"] == plain["utilization"] and "reverse" not in plain
+
+    (run / "reverse.txt").unlink()
+    w0, w1 = res["interval_s"]
+    rate = float(res["rate_mbit"])
+    (run / "rate_changes.txt").write_text(f"{float(t0):.2f} {rate / 2}\n")  # half from t0 on
+    with open(run / "params.env", "a") as f:
+        f.write("rate_trace=/x/rate_trace.txt\nrate_trace_changes=1\n")
+    res, _ = run_analysis(str(run))
+    assert res["rate_trace"]["changes"] == 1
+    assert abs(res["rate_trace"]["capacity_mbps"] - rate / 2) < 1e-9
+    assert abs(res["utilization"] - 2 * plain["utilization"]) < 1e-6
+    assert "phases" not in (res.get("evaluation") or {})
