@@ -1498,6 +1498,8 @@ from .docs_blocks_results import RESULTS_BLOCKS  # noqa: E402  (the results READ
 BLOCKS.update(RESULTS_BLOCKS)
 from .docs_blocks_paths import PATHS_BLOCKS  # noqa: E402  (docs/paths.md)
 BLOCKS.update(PATHS_BLOCKS)
+from .docs_blocks_peers import PEERS_BLOCKS  # noqa: E402  (docs/peers.md)
+BLOCKS.update(PEERS_BLOCKS)
 
 
 SOAK = "docs/results/guest-soak"
