@@ -53,6 +53,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
+#include <net/netns/hash.h>
 #include <net/tcp.h>
 
 #include "bbr_a_compat.h"
@@ -105,8 +106,8 @@ enum bbr_why {
 /*
  * Bytes of per-socket state each algorithm may use, in bbr->priv. The core
  * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
- * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16
- * and priv2, the half word and the two bits the core's bit fields leave.
+ * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16,
+ * priv2 and priv1, the half word and three bits the core's bit fields leave.
  */
 #define BBR_PRIV_WORDS		7
 #define BBR_PRIV_MIN		16
@@ -154,7 +155,7 @@ struct bbr {
 	u16	cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
 		gain_why:3,		/* enum bbr_why of pacing_gain */
 		priv2:2,		/* the algorithm's own, as priv */
-		unused_b:1;
+		priv1:1;		/* the algorithm's own, as priv */
 	u16	priv16;			/* the algorithm's own, as priv */
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */
@@ -345,6 +346,9 @@ static __always_inline void bbr_hook_congestion(struct sock *sk,
 						const struct bbr_ctx *c,
 						bool rto,
 						const enum bbr_algo algo);
+static __always_inline void bbr_hook_undo(struct sock *sk,
+					  const struct bbr_ctx *c,
+					  const enum bbr_algo algo);
 static __always_inline u32 bbr_hook_bw(struct sock *sk,
 				       const struct bbr_ctx *c, u32 bw,
 				       const enum bbr_algo algo);
@@ -1244,15 +1248,20 @@ static u32 bbr_sndbuf_expand(struct sock *sk)
 
 /*
  * The loss that cut cwnd was spurious: keep cwnd where it is, but restart
- * full-pipe detection and long-term sampling, which that loss fed.
+ * full-pipe detection and long-term sampling, which that loss fed, and let
+ * the algorithm take back what it did at the loss.
  */
-static u32 bbr_undo_cwnd(struct sock *sk)
+static __always_inline u32 bbr_undo_cwnd(struct sock *sk,
+					 const enum bbr_algo algo)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_ctx c = { .rtt_us = -1 };
 
 	bbr->full_bw = 0;
 	bbr->full_bw_cnt = 0;
 	bbr_reset_lt_bw_sampling(sk);
+	bbr_hook_load(&c, algo);
+	bbr_hook_undo(sk, &c, algo);
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
@@ -1308,7 +1317,10 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	if (!tp->app_limited)
 		return;
 
-	/* Restarting from idle: start a new ACK epoch, and do not overshoot. */
+	/*
+	 * Restarting from idle: start a new ACK epoch, and do not overshoot:
+	 * pace at the model's bw at most, as upstream does.
+	 */
 	bbr_hook_load(&c, algo);
 	bbr->idle_restart = 1;
 	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
@@ -1317,7 +1329,7 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 		model_bw = bbr_bw(sk);
 		bw = bbr_hook_pace_bw(sk, &c, model_bw,
 				      bbr_hook_bw(sk, &c, model_bw, algo), algo);
-		bbr_set_pacing_rate(sk, bw, BBR_UNIT);
+		bbr_set_pacing_rate(sk, min(bw, model_bw), BBR_UNIT);
 	} else if (bbr->mode == BBR_PROBE_RTT) {
 		bbr_check_probe_rtt_done(sk, &c, algo);
 	}
@@ -1713,6 +1725,20 @@ static __always_inline void bbr_hook_congestion(struct sock *sk,
 	}
 }
 
+/* The congestion event was spurious (TCP undoes its cwnd reduction). */
+static __always_inline void bbr_hook_undo(struct sock *sk,
+					  const struct bbr_ctx *c,
+					  const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_undo(sk, c);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The algorithm's part of a trace event. */
 static __always_inline void bbr_hook_trace(struct sock *sk,
 					   const struct bbr_ctx *c,
@@ -1753,6 +1779,10 @@ static void fn##_tx_start(struct sock *sk)				\
 {									\
 	bbr_tx_start(sk, algo);						\
 }									\
+static u32 fn##_undo_cwnd(struct sock *sk)				\
+{									\
+	return bbr_undo_cwnd(sk, algo);					\
+}									\
 BBR_A_DEFINE_CWND_EVENT(fn##_cwnd_event, fn##_tx_start)
 
 BBR_ALGO_WRAPPERS(bbr_a, BBR_ALGO_A)
@@ -1769,7 +1799,7 @@ BBR_ALGO_WRAPPERS(da_bbr, BBR_ALGO_DA_BBR)
 		.cong_control	= fn##_main,				\
 		.set_state	= fn##_set_state,			\
 		.sndbuf_expand	= bbr_sndbuf_expand,			\
-		.undo_cwnd	= bbr_undo_cwnd,			\
+		.undo_cwnd	= fn##_undo_cwnd,			\
 		BBR_A_OPS_TX_START(fn##_tx_start, fn##_cwnd_event),	\
 		.ssthresh	= bbr_ssthresh,				\
 		BBR_A_OPS_TSO_SEGS,					\

@@ -91,7 +91,9 @@
  * queue, and the link is not left nearly idle while it lasts.
  *
  * For a host with many slow flows: the min_rtt filter expires on a grid
- * common to the host, so that its flows dip at once (fair_probe_rtt_sync);
+ * common to the network namespace, so that its flows dip at once
+ * (fair_probe_rtt_sync; each namespace's grid has its own phase, as two
+ * hosts' clocks do);
  * a slow flow's cwnd budgets and PROBE_RTT share shrink with its rate
  * (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
  * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
@@ -117,7 +119,7 @@ BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the host's common 10 s grid, at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the host's flows dip together; 0 10 s after min_rtt was taken, as BBRv1");
+	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the network namespace's 10 s grid (its phase the namespace's), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the host's flows dip together; 0 10 s after min_rtt was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 1, 0, 1,
 	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
@@ -346,6 +348,7 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 	f->row_floor = BBR_A_BASE_NONE;
 	bbr->priv16 = BBR_A_BASE_NONE;
 	bbr->priv2 = BBR_A_DIPS_MAX;
+	bbr->priv1 = 0;
 }
 
 /*
@@ -436,8 +439,8 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
  * competitor keeps the queue, the bound itself, a rate that follows CUBIC's
  * law: the cwnd target it gives, bound x (min_rtt + allowance), is then a
  * window that follows CUBIC's law (min_rtt, taken at PROBE_RTT, holds still
- * between them), and the flow, paced above it, sends by its ACKs as a
- * window-based flow does rather than at a rate that could outrun the link.
+ * between them), and the flow, paced at up to twice its rate
+ * (bbr_a_fair_pace_bw), sends by its ACKs as a window-based flow does.
  */
 static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 					 const struct bbr_ctx *c, u32 bw)
@@ -471,7 +474,9 @@ static __always_inline u32 bbr_a_fair_hi_mode(const struct bbr_a_fair_params *p,
  * unless the bound acts on the cwnd target alone (bbr_a_fair_hi_mode, no
  * competitor flagged); then the model's (bbr_a_fair_cwnd_target), and a
  * cut after a loss in a shallow buffer takes inflight down towards the BDP
- * rather than the rate below the link's.
+ * rather than the rate below the link's. While competing, the bound but
+ * no more than twice the model's (bbr_a_compete_pace_bw): the window sets
+ * the rate, and pacing still spreads its bursts.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -479,8 +484,9 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 
-	if (f->compete ||
-	    bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
+	if (f->compete)
+		return bbr_a_compete_pace_bw(bw, model_bw);
+	if (bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
 		return bw;
 	return model_bw;
 }
@@ -497,6 +503,7 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 					     u32 x, bool past_k)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	struct bbr *bbr = inet_csk_ca(sk);
 	bool compete = f->compete;
 	u64 w, k;
 
@@ -510,6 +517,7 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	f->hi_valid = 1;
 	f->hi_compete = compete;
 	f->hi_shallow = 0;
+	bbr->priv1 = 0;
 }
 
 /*
@@ -566,8 +574,10 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 			     tcp_sk(sk)->srtt_us >> 3))
 		return;
 	x = bbr_a_fair_bound(sk, p);
-	if (x)
+	if (x) {
 		bbr_a_fair_epoch(sk, p, x, false);
+		bbr->priv1 = 1;
+	}
 	bbr->priv2 = 0;
 }
 
@@ -624,6 +634,7 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
+	bbr->priv1 = 0;
 	if (!p->hi)
 		return;
 	bbr_a_fair_event_load(&e);
@@ -634,6 +645,7 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	if (!x)
 		return;
 	bbr_a_fair_epoch(sk, p, x, false);
+	bbr->priv1 = 1;
 	/*
 	 * The queueing delay is taken above the lower of min_rtt and the
 	 * connection's lowest RTT: a queue a loss-based flow keeps through
@@ -643,6 +655,28 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	rtt = bbr_a_fair_ack_rtt(sk, c);
 	f->hi_shallow = !rto && !f->compete && rtt && base != ~0U &&
 			rtt - min(rtt, base) < e.hi_shallow_us;
+}
+
+/*
+ * TCP found the congestion event spurious (reordering, a DSACK or F-RTO
+ * says nothing was lost) and undoes its cwnd reduction: so is the bound's
+ * cut, if the bound has not begun another epoch since (bbr->priv1). The
+ * bound goes back to the bw in use before the cut, as if its law had
+ * reached its plateau there, and the drop is no longer the competitor
+ * test's evidence: with none known since, a row of queued dips then needs
+ * its floor to move (bbr_a_compete_dip), the side that keeps a longer path
+ * from reading as a competitor.
+ */
+static __always_inline void bbr_a_fair_undo(struct sock *sk,
+					    const struct bbr_ctx *c)
+{
+	struct bbr *bbr = inet_csk_ca(sk);
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+
+	bbr->priv2 = BBR_A_DIPS_MAX;
+	if (bbr->priv1 && f->hi_valid)
+		bbr_a_fair_epoch(sk, bbr_a_fair_params(c), f->hi_max, true);
+	bbr->priv1 = 0;
 }
 
 /*
@@ -715,23 +749,25 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 
 /*
  * Has the min_rtt filter expired? With fair_probe_rtt_sync, at a boundary of
- * the host's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
+ * the namespace's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
  * dipping at its own time never drain the queue they share, since each
  * dip's floor is more than the flow's share of it, while the same dips
  * taken together do, and the min_rtt each then takes is the path's rather
- * than the standing queue's. The dips of flows on other hosts are drawn to
- * these only as in BBRv1, by the lower RTTs a drained queue shows.
+ * than the standing queue's. The dips of flows on other hosts (or in other
+ * namespaces) are drawn to these only as in BBRv1, by the lower RTTs a
+ * drained queue shows.
  */
 static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 						   const struct bbr_ctx *c)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
+	u32 age = bbr_a_fair_sync_min_age_sec * HZ;
 
 	if (!bbr_a_fair_params(c)->probe_rtt_sync)
 		return bbr_min_rtt_win_expired(sk);
-	return bbr_a_grid_expired(tcp_jiffies32, bbr->min_rtt_stamp,
-				  bbr_a_fair_sync_min_age_sec * HZ,
-				  bbr_min_rtt_win_sec * HZ);
+	return bbr_a_grid_expired(tcp_jiffies32, bbr->min_rtt_stamp, age,
+				  bbr_min_rtt_win_sec * HZ,
+				  net_hash_mix(sock_net(sk)));
 }
 
 /*

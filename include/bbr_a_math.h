@@ -382,24 +382,43 @@ static inline bool bbr_a_recut_due(bool lossy, bool recovering,
 }
 
 /*
+ * The rate a flow that competes paces at: its bound, a rate that follows
+ * CUBIC's law and may run far ahead of what the flow gets while its window
+ * limits it, at most twice the model's bw. A window-limited flow delivers
+ * about cwnd / RTT, so a pace of twice that does not bind in a steady round
+ * and lets the window double in one, as slow start does; a burst (a
+ * stretch of ACKs at once) then leaves at twice the flow's rate, not at
+ * the sender's line rate.
+ */
+static inline u32 bbr_a_compete_pace_bw(u32 hi, u32 model_bw)
+{
+	u64 cap = (u64)model_bw << 1;
+
+	return hi < cap ? hi : (u32)cap;
+}
+
+/*
  * Has a min_rtt filter stamped at jiffies stamp expired at now, on a grid
- * common to every socket of the host: at the first multiple of win jiffies
- * more than min_age after the stamp (min_age < win). Flows whose filters
- * expire so enter PROBE_RTT together, whenever each last took its min_rtt;
+ * common to every socket of one network namespace: at the first boundary
+ * more than min_age after the stamp (min_age < win), boundaries falling
+ * where jiffies + phase is a multiple of win. Flows whose filters expire
+ * so enter PROBE_RTT together, whenever each last took its min_rtt;
  * BBRv1 draws dips together only through a queue that one dip drains,
- * which many slow flows' dips do not. The grid is the 32-bit jiffies
- * counter's: where it wraps, one window is shorter, for every socket alike.
- * As with after(), a stamp more than 2^31 jiffies old reads as recent.
+ * which many slow flows' dips do not. The phase is the namespace's, as
+ * each host's boot sets its own: two hosts' grids are not in step, nor
+ * are two namespaces' of one kernel. Where jiffies + phase wraps, one
+ * window is shorter. As with after(), a stamp more than 2^31 jiffies old
+ * reads as recent.
  */
 static inline bool bbr_a_grid_expired(u32 now, u32 stamp, u32 min_age,
-				      u32 win)
+				      u32 win, u32 phase)
 {
 	u32 from = stamp + min_age;
 
-	/* now - from in (0, 2^31): from/win differs once a boundary is past */
+	/* now - from in (0, 2^31): a boundary is past once the windows differ */
 	if ((s32)(now - from) <= 0)
 		return false;
-	return now / win != from / win;
+	return (now + phase) / win != (from + phase) / win;
 }
 
 /*

@@ -437,3 +437,24 @@ def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_b
     flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
     assert flagged and all(flagged), (sum(flagged), len(flagged))
     assert share(summary, "bbr_a_fair") < 0.6, summary["results"][0]["per_cc"]
+
+
+def test_a_competing_flow_paces_at_most_twice_its_rate(run_testbed, tmp_path):
+    """While competing the bound is a rate that follows CUBIC's law, and it sizes the
+    window; pacing at it (up to 0.21.0) turned pacing off once the law ran ahead of the
+    link, as it does when the CUBIC flow leaves (pacing rate up to 8.8 x the model's bw at
+    seed 1, ss samples). It now paces at twice the model's bw at most, times the phase's
+    gain (1.25 at most here: 2.5)."""
+    out = tmp_path / "leave"
+    run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20", "--buffer-bdp", "20",
+                "--duration", "60", "--warmup", "35", "--sample-ms", "500", "--seed", "1",
+                "--ends", "0,35")
+    run = out / "bbr_a_fair+cubic" / "run1"
+    assert any(e["compete"] for _, e in fair_events(run)), "never competed"
+    with open(run / "ss.csv") as f:
+        ratios = [float(r["pacing_rate_mbps"]) / float(r["bbr_bw_mbps"])
+                  for r in csv.DictReader(f)
+                  if r["cc"] == "bbr_a_fair" and float(r["t_s"]) > 36
+                  and r["bbr_bw_mbps"] and float(r["bbr_bw_mbps"]) > 0]
+    assert len(ratios) > 30 and max(ratios) <= 2.55, sorted(ratios)[-5:]
+

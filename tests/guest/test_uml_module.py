@@ -62,6 +62,27 @@ def test_rto_ends_the_loss_round(uml_kernel, tmp_path, cc):
     assert any(e["ev"] == 0 and e["inflight"] > 4 for e in events[events.index(rtos[-1]):])
 
 
+def test_a_spurious_rto_s_cut_of_the_bound_is_undone(uml_kernel, tmp_path):
+    """ACKs dropped for 0.6 s, no data lost: the RTO cuts bbr_a_fair's bound (to 0.9 of the
+    bw in use), and when the first ACKs after the gap show the RTO was spurious TCP undoes
+    it (TCPLossUndo) and so must the module: up to 0.21.0 undo_cwnd was BBRv1's for every
+    algorithm and the bound stayed cut, 17.2 Mbit/s against the 19.1 in use, and regrew
+    from there."""
+    out, _ = uml_run(tmp_path, "gap", "sh", "tests/guest/ack_gap.sh", "bbr_a_fair", "8", "600")
+    head, vals = (out / "netstat.txt").read_text().splitlines()[:2]
+    assert int(dict(zip(head.split(), vals.split()))["TCPLossUndo"]) >= 1
+    events = trace_events(out / "trace.txt", 5300)
+    rtos = [i for i, e in enumerate(events) if e["ev"] == 1]
+    assert rtos, f"no RTO event in {len(events)} events"
+    before = events[rtos[0] - 1]
+    assert before["ev"] == 0 and before["bw_hi_bps"] == 0 and before["bw_bps"] > 0, before
+    assert 0 < events[rtos[0]]["bw_hi_bps"] < 0.95 * before["bw_bps"], events[rtos[0]]
+    t_end = events[rtos[-1]]["t_us"] + 500000
+    after = [e for e in events[rtos[-1] + 1:] if e["t_us"] < t_end]
+    assert after and all(e["bw_hi_bps"] >= before["bw_bps"] for e in after), \
+        (before["bw_bps"], [e["bw_hi_bps"] for e in after])
+
+
 def da_trace(run_testbed, tmp_path, *params):
     out = tmp_path / ("da" + "".join(params))
     margs = [a for p in params for a in ("--module-param", p)]

@@ -403,12 +403,14 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "grid")) {
 		while (fgets(line, sizeof(line), stdin)) {
-			uint32_t now, stamp, age, win;
+			uint32_t now, stamp, age, win, phase;
 
 			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32
-				   " %" SCNu32, &now, &stamp, &age, &win) != 4)
+				   " %" SCNu32 " %" SCNu32, &now, &stamp, &age,
+				   &win, &phase) != 5)
 				return 2;
-			printf("%d\n", bbr_a_grid_expired(now, stamp, age, win));
+			printf("%d\n", bbr_a_grid_expired(now, stamp, age, win,
+							  phase));
 		}
 		return 0;
 	}

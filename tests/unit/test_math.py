@@ -622,10 +622,11 @@ def test_a_competing_bound_is_cut_again_only_in_a_lossy_round_of_an_old_recovery
     assert old == ["0"]
 
 
-def grid_model(now, stamp, min_age, win):
+def grid_model(now, stamp, min_age, win, phase=0):
     """bbr_a_grid_expired with unbounded integers: a multiple of win of the 32-bit
-    counter in (stamp + min_age, now], now read as at most 2^31 - 1 after it (after()'s
-    reading of modular time); the counter's wrap is a boundary too."""
+    counter + phase in (stamp + min_age, now], now read as at most 2^31 - 1 after it
+    (after()'s reading of modular time); the wrap of counter + phase is a boundary too."""
+    now, stamp = (now + phase) % 2**32, (stamp + phase) % 2**32
     start = (stamp + min_age) % 2**32
     d = (now - start) % 2**32
     if d == 0 or d >= 2**31:
@@ -645,6 +646,7 @@ def test_grid_expiry_matches_its_model_with_wrapping_jiffies(build):
              (30000, 15000, min_age, win), (30001, 15000, min_age, win),
              (5, 2**32 - 10000, min_age, win), (2**32 - 3000, 2**32 - 9000, min_age, win),
              (29999, 15500, min_age, win), (30000, 15500, min_age, win)]
+    cases = [c + (0,) for c in cases]
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
     got = run(build(), "grid", stdin=stdin)
     # a boundary at now counts; one before min_age (20000 for the stamp 15500) does not
@@ -653,11 +655,12 @@ def test_grid_expiry_matches_its_model_with_wrapping_jiffies(build):
     cases = []
     for _ in range(4000):
         stamp = rng.randint(0, 2**32 - 1)
-        cases.append(((stamp + rng.randint(0, 3 * win)) % 2**32, stamp, min_age, win))
+        phase = rng.choice([0, rng.randint(0, 2**32 - 1)])
+        cases.append(((stamp + rng.randint(0, 3 * win)) % 2**32, stamp, min_age, win, phase))
     for _ in range(2000):  # any age, near the wrap and near 2^31 too
         stamp = rng.choice([rng.randint(0, 2**32 - 1), 2**32 - rng.randint(1, 3 * win)])
         age = rng.choice([rng.randint(0, 2**32 - 1), 2**31 + rng.randint(-win, win)])
-        cases.append(((stamp + age) % 2**32, stamp, min_age, win))
+        cases.append(((stamp + age) % 2**32, stamp, min_age, win, rng.randint(0, 2**32 - 1)))
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
     got = run(build(), "grid", stdin=stdin)
     assert got == [str(int(grid_model(*c))) for c in cases]
@@ -672,13 +675,29 @@ def test_flows_stamped_at_any_time_dip_together_on_the_grid(build):
     stamps = [rng.randint(1000, 4999) for _ in range(100)]
     expired_at = []
     for st in stamps:
-        lines = "".join(f"{t} {st} {min_age} {win}\n" for t in range(st, st + 2 * win, 7))
+        lines = "".join(f"{t} {st} {min_age} {win} 0\n" for t in range(st, st + 2 * win, 7))
         got = run(build(), "grid", stdin=lines)
         expired_at.append(st + 7 * got.index("1"))
     first = min(expired_at)
     assert max(expired_at) - first < 7, expired_at
     assert all(t - st > min_age for t, st in zip(expired_at, stamps))
     assert max(st + win for st in stamps) - min(st + win for st in stamps) > 3000
+
+
+def test_each_namespace_dips_on_its_own_phase_of_the_grid(build):
+    """Separate hosts' clocks are not in step: a namespace's boundaries fall where
+    jiffies + its phase is a multiple of win, so two namespaces' flows stamped at the
+    same time dip apart, by their phases' difference, and each at least min_age after
+    its stamp. Without the phase (the grid of 0.21.0) both dip in the same tick."""
+    win, min_age, stamp = 10000, 5000, 1234
+    first = {}
+    for phase in (0, 3000, 8500, 2**32 - 2000):
+        lines = "".join(f"{t} {stamp} {min_age} {win} {phase}\n"
+                        for t in range(stamp, stamp + 2 * win))
+        first[phase] = stamp + run(build(), "grid", stdin=lines).index("1")
+    for phase, t in first.items():
+        assert (t + phase) % 2**32 % win == 0 and t - stamp > min_age, (phase, t)
+    assert first == {0: 10000, 3000: 7000, 8500: 11500, 2**32 - 2000: 12000}, first
 
 
 def test_a_slow_flows_budgets_shrink_with_its_rate_and_do_not_step(build):
