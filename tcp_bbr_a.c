@@ -53,7 +53,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
-#include <net/netns/hash.h>
+#include <linux/timekeeping.h>
 #include <net/tcp.h>
 
 #include "bbr_a_compat.h"

@@ -90,10 +90,9 @@
  * quarters) rather than 4 packets: the dip still drains the flow's own
  * queue, and the link is not left nearly idle while it lasts.
  *
- * For a host with many slow flows: the min_rtt filter expires on a grid
- * common to the network namespace, so that its flows dip at once
- * (fair_probe_rtt_sync; each namespace's grid has its own phase, as two
- * hosts' clocks do);
+ * For many slow flows: the min_rtt filter expires on a 10 s grid of the
+ * wall clock, which hosts share, so that the flows dip at once
+ * (fair_probe_rtt_sync);
  * a slow flow's cwnd budgets and PROBE_RTT share shrink with its rate
  * (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
  * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
@@ -119,7 +118,7 @@ BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on the network namespace's 10 s grid (its phase the namespace's), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the host's flows dip together; 0 10 s after min_rtt was taken, as BBRv1");
+	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on a 10 s grid of the wall clock (which hosts share), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the flows of hosts whose clocks agree dip together; 0 10 s after min_rtt was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 1, 0, 1,
 	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
@@ -748,26 +747,60 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 }
 
 /*
+ * The PROBE_RTT grid's phase (bbr_a_grid_phase_of): the wall clock's, which
+ * hosts share (UTC, kept by NTP to within milliseconds, where a dip lasts
+ * 200 ms and more), so that flows of one bottleneck dip together whichever
+ * host they come from; a host whose clock is off dips on a phase of its
+ * own, as all did before 0.22.0. Shared by the host's sockets, taken again
+ * once a minute (jiffies do not count a suspend, and the wall clock may be
+ * set) and when jiffies wrap (2^32 is not a multiple of the window).
+ */
+static u32 bbr_a_fair_grid_phase_val;
+static u32 bbr_a_fair_grid_phase_at;
+static bool bbr_a_fair_grid_phase_taken;
+
+static __always_inline u32 bbr_a_fair_grid_phase(u32 now, u32 win)
+{
+	u32 at = READ_ONCE(bbr_a_fair_grid_phase_at);
+	u32 wall;
+
+	if (likely(READ_ONCE(bbr_a_fair_grid_phase_taken) && now >= at &&
+		   now - at < 60 * HZ))
+		return READ_ONCE(bbr_a_fair_grid_phase_val);
+	div_u64_rem(div_u64(ktime_get_real_ns(), NSEC_PER_SEC / HZ), win,
+		    &wall);
+	WRITE_ONCE(bbr_a_fair_grid_phase_val,
+		   bbr_a_grid_phase_of(now, wall, win));
+	WRITE_ONCE(bbr_a_fair_grid_phase_at, now);
+	WRITE_ONCE(bbr_a_fair_grid_phase_taken, true);
+	return READ_ONCE(bbr_a_fair_grid_phase_val);
+}
+
+/*
  * Has the min_rtt filter expired? With fair_probe_rtt_sync, at a boundary of
- * the namespace's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
+ * the wall clock's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
  * dipping at its own time never drain the queue they share, since each
  * dip's floor is more than the flow's share of it, while the same dips
  * taken together do, and the min_rtt each then takes is the path's rather
- * than the standing queue's. The dips of flows on other hosts (or in other
- * namespaces) are drawn to these only as in BBRv1, by the lower RTTs a
- * drained queue shows.
+ * than the standing queue's. Hosts whose clocks agree share the grid
+ * (bbr_a_fair_grid_phase); the dips of flows on a host whose clock does
+ * not are drawn to these only as in BBRv1, by the lower RTTs a drained
+ * queue shows.
  */
 static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 						   const struct bbr_ctx *c)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 age = bbr_a_fair_sync_min_age_sec * HZ;
+	u32 win = bbr_min_rtt_win_sec * HZ;
+	u32 now = tcp_jiffies32;
 
 	if (!bbr_a_fair_params(c)->probe_rtt_sync)
 		return bbr_min_rtt_win_expired(sk);
-	return bbr_a_grid_expired(tcp_jiffies32, bbr->min_rtt_stamp, age,
-				  bbr_min_rtt_win_sec * HZ,
-				  net_hash_mix(sock_net(sk)));
+	if ((s32)(now - bbr->min_rtt_stamp - age) <= 0)
+		return false;
+	return bbr_a_grid_expired(now, bbr->min_rtt_stamp, age, win,
+				  bbr_a_fair_grid_phase(now, win));
 }
 
 /*

@@ -399,17 +399,26 @@ static inline u32 bbr_a_compete_pace_bw(u32 hi, u32 model_bw)
 
 /*
  * Has a min_rtt filter stamped at jiffies stamp expired at now, on a grid
- * common to every socket of one network namespace: at the first boundary
- * more than min_age after the stamp (min_age < win), boundaries falling
- * where jiffies + phase is a multiple of win. Flows whose filters expire
- * so enter PROBE_RTT together, whenever each last took its min_rtt;
- * BBRv1 draws dips together only through a queue that one dip drains,
- * which many slow flows' dips do not. The phase is the namespace's, as
- * each host's boot sets its own: two hosts' grids are not in step, nor
- * are two namespaces' of one kernel. Where jiffies + phase wraps, one
- * window is shorter. As with after(), a stamp more than 2^31 jiffies old
- * reads as recent.
+ * common to every socket whose clock agrees: at the first boundary more
+ * than min_age after the stamp (min_age < win), boundaries falling where
+ * jiffies + phase is a multiple of win (bbr_a_grid_phase_of puts them on
+ * the wall clock). Flows whose filters expire so enter PROBE_RTT together,
+ * whenever each last took its min_rtt; BBRv1 draws dips together only
+ * through a queue that one dip drains, which many slow flows' dips do not.
+ * Where jiffies + phase wraps, one window is shorter. As with after(), a
+ * stamp more than 2^31 jiffies old reads as recent.
  */
+/*
+ * The phase that puts a grid of win jiffies on the wall clock: given the
+ * jiffies counter now and, at the same moment, the wall clock's time since
+ * its last multiple of win (in jiffies, below win), now + phase is a
+ * multiple of win when the wall clock's time is.
+ */
+static inline u32 bbr_a_grid_phase_of(u32 now, u32 wall, u32 win)
+{
+	return (wall + win - now % win) % win;
+}
+
 static inline bool bbr_a_grid_expired(u32 now, u32 stamp, u32 min_age,
 				      u32 win, u32 phase)
 {

@@ -401,6 +401,18 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "phase")) {
+		while (fgets(line, sizeof(line), stdin)) {
+			uint32_t now, wall, win;
+
+			if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
+				   &now, &wall, &win) != 3)
+				return 2;
+			printf("%" PRIu32 "\n",
+			       bbr_a_grid_phase_of(now, wall, win));
+		}
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "grid")) {
 		while (fgets(line, sizeof(line), stdin)) {
 			uint32_t now, stamp, age, win, phase;

@@ -700,6 +700,41 @@ def test_each_namespace_dips_on_its_own_phase_of_the_grid(build):
     assert first == {0: 10000, 3000: 7000, 8500: 11500, 2**32 - 2000: 12000}, first
 
 
+def test_the_grid_s_phase_puts_its_boundaries_on_the_wall_clock(build):
+    """jiffies + phase is a multiple of the window exactly when the wall clock's time is,
+    for any jiffies (near its wrap too) and any place of the wall clock in its window."""
+    rng = random.Random(37)
+    cases = [(0, 0, 10000), (9999, 0, 10000), (1234, 5678, 10000), (2**32 - 1, 9999, 10000)]
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 9999), 10000) for _ in range(2000)]
+    cases += [(rng.randint(0, 2**32 - 1), rng.randint(0, 2499), 2500) for _ in range(500)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    got = [int(v) for v in run(build(), "phase", stdin=stdin)]
+    for (now, wall, win), ph in zip(cases, got):
+        assert 0 <= ph < win and (now + ph) % win == wall, (now, wall, win, ph)
+
+
+def test_hosts_booted_apart_dip_together_on_the_wall_clock(build):
+    """Hosts whose jiffies differ by when each booted (by 123457 ms, and one whose counter
+    wrapped 2 s before), each taking the phase from one wall clock, expire a
+    filter stamped at the same wall time in the same millisecond; with the phase of each
+    host's own jiffies (0) they expire apart."""
+    win, min_age, t0, stamp_wall = 10000, 5000, 1_700_000_000_000, 1_700_000_003_210
+    boots = [t0 - 500_000, t0 - 500_000 - 123457, t0 - 2**32 - 2000]
+    first = {}
+    for own in (False, True):
+        for boot in boots:
+            now0 = (t0 - boot) % 2**32
+            phase = 0 if own else int(run(build(), "phase",
+                                          stdin=f"{now0} {t0 % win} {win}\n")[0])
+            stamp = (stamp_wall - boot) % 2**32
+            lines = "".join(f"{(t - boot) % 2**32} {stamp} {min_age} {win} {phase}\n"
+                            for t in range(stamp_wall, stamp_wall + 2 * win))
+            first[(own, boot)] = stamp_wall + run(build(), "grid", stdin=lines).index("1")
+    shared = {first[(False, b)] for b in boots}
+    assert shared == {1_700_000_010_000}, shared
+    assert len({first[(True, b)] for b in boots}) == 3
+
+
 def test_a_slow_flows_budgets_shrink_with_its_rate_and_do_not_step(build):
     """fair_slow_budget: the whole budget while the flow fills its allowance in
     fair_pkts_rate_us, else budget x own / pkts (floored, own at 1/1024 packet); at the
