@@ -34,7 +34,66 @@ def route_table(metric, digits, worst=False):
                  cols, what=ROUTE_WHAT)
 
 
+HOSTS = {"w": f"{PATHS}/hosts", "n": f"{PATHS}/hosts-netns"}
+HOSTS_POINTS = (("b5", "10 vs 50 ms, 5 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
+                ("m10-b2", "10 vs 60 ms, 2 BDP, 10 flows per class"),
+                ("m50-b2", "10 vs 60 ms, 2 BDP, 50 flows per class"))
+HOSTS_CFGS = (("wall clock", "w", "bbr_a_fair"), ("own phase", "n", "bbr_a_fair-netns"))
+
+
+def hosts_table():
+    """A row per point, Jain and queue delay with the grid on the wall clock (0.22.0) and
+    with each sender namespace on a phase of its own (commit 43a3dea4)."""
+    cols = []
+    for metric, name, digits in (("jain", "Jain", 3), ("qdelay_mean_ms", "queue ms", 1)):
+        cols += [Col(f"{name}, {h}", metric, digits, src=src, config=cfg)
+                 for h, src, cfg in HOSTS_CFGS]
+    return Table(HOSTS, ["point"], [([what], {"scenario": pt}) for pt, what in HOSTS_POINTS],
+                 cols, what="mean +- 95 % CI half-width over the seeds; bbr_a_fair against its "
+                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.22.0's grid, "
+                 "which hosts whose clocks agree share; own phase: each sender namespace's "
+                 "grid on a phase of its own, as hosts whose clocks disagree by more than a "
+                 "dip (commit 43a3dea4)")
+
+
+COND = {"c": f"{PATHS}/conditions", "x": f"{PATHS}/conditions-cubic"}
+CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
+              ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
+              ("offloads", "offloads on"), ("reverse", "one reverse flow per path"))
+COND_CCS = ("bbr_a_fair", "bbr", "cubic")
+
+
+def conditions_table(src, buffer, cols, what):
+    """A row per condition of path-conditions*.ini at one buffer (BDP)."""
+    return Table(COND, ["path"], [([w], {"src": src, "scenario": f"{c}-b{buffer}"})
+                                  for c, w in CONDITIONS], cols, what=what)
+
+
+def own_conditions(buffer):
+    """Against its own kind (10 vs 50 ms): each cc's Jain, bbr_a_fair's utilisation and
+    queue, bbr's queue."""
+    return conditions_table("c", buffer, [Col(f"Jain, {cc}", "jain", 3, config=cc)
+                                          for cc in COND_CCS] + [
+        Col("utilisation, bbr_a_fair", "utilization", 3, config="bbr_a_fair"),
+        Col("queue ms, bbr_a_fair", "qdelay_mean_ms", 1, config="bbr_a_fair"),
+        Col("queue ms, bbr", "qdelay_mean_ms", 1, config="bbr")],
+        f"mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, one flow each, 100 Mbit/s, "
+        f"{buffer} BDP, 60 s measured from 20 s")
+
+
+def cubic_conditions(buffer):
+    """Against one CUBIC flow (20 ms): the share bbr_a_fair and bbr keep, and each run's
+    Jain index beside cubic's against itself."""
+    return conditions_table("x", buffer, [Col(f"share of {cc}", "share0", 3, config=cc)
+                                          for cc in COND_CCS[:2]] + [
+        Col(f"Jain, {cc}", "jain", 3, config=cc) for cc in COND_CCS],
+        f"mean +- 95 % CI half-width over the seeds; one flow of the cc and one cubic flow "
+        f"(cubic: two), 20 ms, 100 Mbit/s, {buffer} BDP, 120 s measured from 40 s; share: "
+        f"the cc's of both flows' throughput")
+
+
 PATHS_BLOCKS = {
+    "paths-hosts": hosts_table(),
     "paths-route-jain": route_table("jain", 3, worst=True),
     "paths-route-queue": route_table("qdelay_mean_ms", 1),
     "paths-route-solo": Table(SOLO, ["path"], [
