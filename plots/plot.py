@@ -46,6 +46,11 @@
         time per qdisc under a rate schedule, seed 002) or eval_loss.png (utilisation
         against random loss, seed 003).
 
+    plot.py --delay-throughput SCREEN [SCREEN...] [--titles T1,T2] [--outdir OUT]
+        delay_throughput.png (Pantheon's form) beside the first screen (screen_runs.csv or
+        screen.sh tree): a panel per screen and scenario, each cc's runs' total throughput
+        against their 95th-percentile queueing delay, the delay axis reversed.
+
     plot.py --docs [--check] [FILE.md...]
         Rewrite the generated tables of README.md, docs/*.md and docs/results/**/README.md
         (between <!-- table:NAME --> and <!-- /table -->; testbed/analysis/docs_blocks.py

@@ -225,6 +225,7 @@ def flow_metrics(run, fl, inputs, tables):
     tables["ss"].extend(rows)
     flow_retrans(fl, last, js["start"].get("tcp_mss_default") or 1448)
     fl["rtt_queueing_ms"] = mean(qd)
+    fl["rtt_queueing_samples"] = qd
     flow_acked_window(fl, acked, run["w0"], run["w1"])
     flow_retrans_window(fl, run["w0"], run["w1"])
 
@@ -417,6 +418,8 @@ def run_summary(run, queue, snmp, netstat=None):
         "buffer_bytes": int(fnum(env, "buffer_bytes", penv, 0)),
         "loss_pct": fnum(env, "loss_pct", penv, 0),
         "queue_delay_ms": queue["queue_delay_ms"],
+        "rtt_queueing_p95_ms": percentile([q for fl in flows
+                                           for q in fl.get("rtt_queueing_samples") or []], 95),
         "bottleneck_drops": queue["bottleneck_drops"],
         "snmp": snmp,
         **(netstat or {"netstat": {}, "tcp_memory_pressures": None}),

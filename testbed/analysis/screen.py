@@ -23,7 +23,8 @@ _RUN_COLS = ["config", "scenario", "seed", "cc", "module_params", "rtts_ms",
              "drain_shares", "phi_means", "trace_queue_ms", "kernel", "module_version",
              "module_srcversion", "shares", "incumbent_mbps", "solo_mbps", "harm",
              "self_harm", "latency_harm", "latency_self_harm", "problems",
-             "retrans_rate_interval", "startup_end_s", "startup_bw_mbps", "qdelay_p95_ms"]
+             "retrans_rate_interval", "startup_end_s", "startup_bw_mbps", "qdelay_p95_ms",
+             "rtt_queueing_p95_ms"]
 # what made each run (provenance.py), after the columns above (those already there once:
 # rtts_ms there is "10/50")
 PROVENANCE_COLS = [f for f in PROVENANCE_FIELDS if f not in _RUN_COLS]
@@ -116,7 +117,7 @@ def _rows(entries):
                      "; ".join(e["problems"]), r.get("retrans_rate_interval"),
                      _per_flow(r["flows"], lambda t: t.get("startup_end_s")),
                      _per_flow(r["flows"], lambda t: t.get("startup_bw_mbps")),
-                     r["queue_delay_ms"].get("p95"),
+                     r["queue_delay_ms"].get("p95"), r.get("rtt_queueing_p95_ms"),
                      *(e["provenance"][k] for k in PROVENANCE_COLS)])
     return rows
 

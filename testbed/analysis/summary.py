@@ -29,6 +29,10 @@ DEFINITIONS = {k: v for k, v in (
     ("bottleneck_load", "bytes (1514-byte frames incl. retransmissions) the bottleneck"
                         " bfifo sent in the interval * 8 / (rate * interval); ~1.0 when busy"),
     ("rtt_queueing_ms", "mean over ss samples in the interval of srtt - ping base RTT"),
+    ("rtt_queueing_p95_ms", "95th percentile of every flow's srtt - ping base RTT over the"
+                            " ss samples in the interval: the queueing delay the flows see,"
+                            " also where the bottleneck's rate varies (queue_delay_ms takes"
+                            " the backlog at the rate set when the sample was taken)"),
     ("per_cc", "per cc (in the order of the RTT classes): its flows, the sum of their"
                " throughput_mbps and its share of all flows' throughput"),
     ("per_class", "the same per RTT class (sender namespace), with the class's cc and RTT"),

@@ -8,6 +8,7 @@ from ..cli import cli_errors
 from ..common import AnalysisError
 from ..run import find_runs
 from ..tables import table
+from .cellular import delay_throughput
 from .coexist import coexist_shares
 from .paper import FIG_SCENARIO, fig5, fig_plot, screen_grid
 from .evaluation import loss_plot, series_plot
@@ -67,6 +68,8 @@ def command(a):
     elif a.coexist:
         for p in a.paths:
             print(coexist_shares(p, outdir=a.outdir))
+    elif a.delay_throughput:
+        print(delay_throughput(a.paths, a.titles.split(",") if a.titles else [], a.outdir))
     elif a.table:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -105,6 +108,12 @@ def main(argv=None):
     ap.add_argument("--coexist", action="store_true",
                     help="the paths are coexistence screens (screen_runs.csv): each '+' "
                          "item's first cc's share against the buffer (shares.png)")
+    ap.add_argument("--delay-throughput", action="store_true",
+                    help="the paths are screens (screen_runs.csv or screen.sh trees): each "
+                         "cc's throughput against its 95th-percentile queueing delay, a panel "
+                         "per screen and scenario (delay_throughput.png beside the first)")
+    ap.add_argument("--titles", metavar="T1,T2",
+                    help="with --delay-throughput: a title per path for its panels")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
