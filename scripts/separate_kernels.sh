@@ -35,14 +35,20 @@ testbed/rtt_fairness.sh's).
   --calibrate S      the lone cubic flow's seconds before the runs, 0 = none (default 20);
                      the runs start only if it held the rate
   --module-param K=V tcp_bbr_a module parameter in every sender guest (repeatable)
+  --boot-stagger S   sender k's guest boots a random 0..S s (from the seed) after the
+                     router's, so that the senders' jiffies, and the 10 s grid on which
+                     bbr_a_fair's flows dip (fair_probe_rtt_sync), have phases of their
+                     own, as hosts booted at other times do; 0: all at once, phases
+                     within a fraction of a second (default 10); params.env grid_phase_s<k>
   --mem MB           each guest's memory (default 512)
   --rt-prio P        the guests run SCHED_FIFO at priority P, 1..99, 0 = the host's
                      default scheduling (default 10): on a loaded host a guest woken late
                      loses its htb's tokens (below); the kernel's RT throttling
                      (sched_rt_runtime_us) keeps a share of every core for the rest
   --out DIR          results, must be new or empty (default results/separate_kernels-<stamp>):
-                     DIR/runs/<item>/run<r>, DIR/summary.json, DIR/calibration/,
-                     DIR/separate.json (rate held, CPU)
+                     DIR/runs/<item>/run<r> and their DIR/runs/summary.json (as
+                     rtt_fairness.sh's OUT), DIR/calibration/, DIR/separate.json (the
+                     rate held, CPU)
   --dry-run          check the options, print the plan; set nothing up
   -h, --help         this text
 
@@ -54,14 +60,15 @@ EOF
 }
 
 CCS=bbr_a_fair,bbr RTTS=10,50 RATE=20 BUFFER_BDP=5 FLOWS=1 DURATION=60 WARMUP=10 SEEDS=1
-SAMPLE_MS=100 CALIBRATE=20 MEM=512 OUT='' DRY=0 RT_PRIO=10
+SAMPLE_MS=100 CALIBRATE=20 MEM=512 OUT='' DRY=0 RT_PRIO=10 STAGGER=10
 MODULE_PARAMS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --flows-per-rtt | --duration | --warmup | --seeds | \
-		--sample-ms | --calibrate | --module-param | --mem | --out | --rt-prio) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
+		--sample-ms | --calibrate | --module-param | --mem | --out | --rt-prio | --boot-stagger)
+		[[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 	case $1 in
@@ -69,6 +76,7 @@ while [[ $# -gt 0 ]]; do
 	--flows-per-rtt) FLOWS=$2 ;; --duration) DURATION=$2 ;; --warmup) WARMUP=$2 ;;
 	--seeds) SEEDS=$2 ;; --sample-ms) SAMPLE_MS=$2 ;; --calibrate) CALIBRATE=$2 ;;
 	--module-param) MODULE_PARAMS+=("$2") ;; --mem) MEM=$2 ;; --out) OUT=$2 ;; --rt-prio) RT_PRIO=$2 ;;
+	--boot-stagger) STAGGER=$2 ;;
 	esac
 	shift 2
 done
@@ -105,6 +113,7 @@ isint "$SAMPLE_MS" 10 1000 || bad "--sample-ms: '$SAMPLE_MS' is not an integer i
 [[ $CALIBRATE == 0 ]] || isint "$CALIBRATE" 10 600 || bad "--calibrate: '$CALIBRATE' is not 0 or seconds in 10..600"
 isint "$MEM" 128 8192 || bad "--mem: '$MEM' is not a size in MB (128..8192)"
 isint "$RT_PRIO" 0 99 || bad "--rt-prio: '$RT_PRIO' is not a priority in 0..99"
+[[ $STAGGER =~ $NUM ]] && check "$STAGGER <= 60" || bad "--boot-stagger: '$STAGGER' is not seconds in 0..60"
 for p in "${MODULE_PARAMS[@]}"; do
 	[[ $p =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_.:+-]+$ ]] || bad "--module-param: '$p' is not key=value"
 done
@@ -124,6 +133,7 @@ TIMEOUT=$((DURATION + CALIBRATE + 600))
 
 plan() {
 	log "buffer: $BUFFER_BDP x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUFFER B"
+	log "senders boot 0..$STAGGER s after the router (--boot-stagger)"
 	log "links: $(for ((k = 1; k <= NK; k++)); do printf '%s ' "bridge ${P}b$k: taps ${P}s$k (s$k, ${RTT_LIST[k - 1]} ms) + ${P}r$k (router)"; done)"
 	((CALIBRATE == 0)) || echo "calibration: a lone cubic flow from s1 for $CALIBRATE s -> $OUT/calibration"
 	local c s r
@@ -190,11 +200,12 @@ guest() {
 	GUEST_PIDS+=($!)
 }
 
-# one_run DIR SEED CCS... : the guests of one run (router, then s1..sK with the ccs of the
-# classes), waited for; their outputs merged into DIR. CLASSES: how many senders.
+# one_run DIR SEED INDEX CCS... : the guests of one run (router, then s1..sK with the ccs of
+# the classes), waited for; their outputs merged into DIR. INDEX: the cc item's position and
+# the run's for it ("1 2"), rtt_fairness.sh's cc_index and repeat_index.
 one_run() {
-	local dir=$1 seed=$2 k rc=0 start nets=() p
-	shift 2
+	local dir=$1 seed=$2 index=$3 k rc=0 start nets=() p d delays waited boots=()
+	shift 3
 	local ccs=("$@") n=$# rtts=("${RTT_LIST[@]:0:$#}")
 	mkdir -p "$dir/guests"
 	start=$(date +%s)
@@ -203,10 +214,18 @@ one_run() {
 	for ((k = 1; k <= n; k++)); do nets+=("transport=tap,ifname=${P}r$k,mac=02:00:00:00:0$k:01"); done
 	guest router "$dir/guests" "$seed" "${nets[@]}" -- router "$RATE" "$BUFFER" "$SAMPLE_MS" "$DURATION" \
 		"$FLOWS" "${rtts[@]}"
-	for ((k = 1; k <= n; k++)); do
+	# the senders' boots, each a random delay after the router's (drawn from the seed), in
+	# order of delay
+	delays=$(awk -v s="$seed" -v n="$n" -v m="$STAGGER" 'BEGIN { srand(s)
+		for (k = 1; k <= n; k++) printf "%.3f %d\n", rand() * m, k }' | sort -g)
+	waited=0
+	while read -r d k; do
+		sleep "$(awk -v d="$d" -v w="$waited" 'BEGIN { print d - w }')"
+		waited=$d
+		boots+=("boot_delay_s$k=$d")
 		guest "s$k" "$dir/guests" "$((seed * 10 + k))" "transport=tap,ifname=${P}s$k,mac=02:00:00:00:0$k:02" -- \
 			sender "$k" "${ccs[k - 1]}" "$SAMPLE_MS" "$DURATION" "$FLOWS" "${MODULE_PARAMS[@]}"
-	done
+	done <<<"$delays"
 	for p in "${GUEST_PIDS[@]}"; do wait "$p" || rc=1; done
 	GUEST_PIDS=()
 	sleep 1
@@ -221,31 +240,32 @@ one_run() {
 		rtts="${rtts[*]}" ccs="${ccs[*]}" flows="$FLOWS" rate="$RATE" buffer="$BUFFER" \
 		buffer_bdp="$BUFFER_BDP" bdp="$BDP" duration="$DURATION" warmup="$WARMUP" cooldown=1 \
 		seed="$seed" sample_ms="$SAMPLE_MS" wall_s=$(($(date +%s) - start)) rt_prio="$RT_PRIO" \
-		cpu="$dir/guests/cpu.csv"
+		cc_index="${index% *}" repeat_index="${index#* }" cpu="$dir/guests/cpu.csv" "${boots[@]}"
 }
 
 if ((CALIBRATE)); then
 	log "calibration: a lone cubic flow, ${RTT_LIST[0]} ms, $CALIBRATE s"
 	SAVED=("$DURATION" "$WARMUP")
 	DURATION=$CALIBRATE WARMUP=2
-	one_run "$OUT/calibration/cubic/run1" "${SEED_LIST[0]}" cubic || die "the calibration run failed (see $OUT/calibration)"
+	one_run "$OUT/calibration/cubic/run1" "${SEED_LIST[0]}" "1 1" cubic || die "the calibration run failed (see $OUT/calibration)"
 	DURATION=${SAVED[0]} WARMUP=${SAVED[1]}
 	/usr/bin/python3 "$REPO/testbed/analyze.py" --quiet "$OUT/calibration" >/dev/null ||
 		die "the calibration run's analysis failed"
 	/usr/bin/python3 "$REPO/scripts/separate_kernels/merge.py" report "$OUT/calibration" "$RATE" ||
 		die "the calibration flow did not hold $RATE Mbit/s (load below 0.95): try a lower --rate"
 fi
+ci=0
 for c in "${CC_LIST[@]}"; do
-	r=0
+	r=0 ci=$((ci + 1))
 	for s in "${SEED_LIST[@]}"; do
 		r=$((r + 1))
 		IFS=+ read -r -a parts <<<"$c"
 		((${#parts[@]} > 1)) || for ((k = 1; k < NK; k++)); do parts+=("$c"); done
 		log "run: $c, seed $s"
-		one_run "$OUT/runs/$c/run$r" "$s" "${parts[@]}" || die "run $c seed $s failed (see $OUT/runs/$c/run$r/guests)"
+		one_run "$OUT/runs/$c/run$r" "$s" "$ci $r" "${parts[@]}" || die "run $c seed $s failed (see $OUT/runs/$c/run$r/guests)"
 	done
 done
-/usr/bin/python3 "$REPO/testbed/analyze.py" "$OUT/runs" --summary "$OUT/summary.json" || die "analysis failed"
+/usr/bin/python3 "$REPO/testbed/analyze.py" "$OUT/runs" || die "analysis failed"
 /usr/bin/python3 "$REPO/scripts/separate_kernels/merge.py" report "$OUT" "$RATE" ||
 	{ log "a run did not hold $RATE Mbit/s (see above)"; exit 1; }
 log "done: $OUT"

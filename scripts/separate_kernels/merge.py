@@ -7,11 +7,17 @@ host's CPU while the guests run, and whether the setup held its rate.
         GUESTS/router and GUESTS/s<k> (each guest's BBR_A_OUT) -> RUN/params.env, flows.txt,
         flow<k>.json, tc.txt, ss_s<k>.txt ... on the router's clock. KEY=VALUE: rtts (space
         separated), ccs (one per class), flows, rate, buffer, buffer_bdp, bdp, duration,
-        warmup, cooldown, seed, sample_ms, wall_s, rt_prio, and cpu (the cpu CSV of the run)
+        warmup, cooldown, seed, sample_ms, wall_s, rt_prio, cc_index, repeat_index, and cpu
+        (the cpu CSV of the run)
     merge.py cpu FILE PREFIX
         every second until killed, a line of FILE: host time, the host's busy and total
         jiffies, and each guest's CPU ticks (its UML processes, told by the host tap names
         PREFIX... on their command line)
+    merge.py compare POINT=ONE_KERNEL_SUMMARY,SEPARATE_SUMMARY...
+        a Markdown table: per point and cc, the runs' Jain index, the first class's share,
+        the queue delay and the utilisation (mean and min..max over the seeds), one row from
+        the one-kernel testbed (rtt_fairness.sh's summary.json) and one from the separate
+        kernels (this script's)
     merge.py report OUT RATE
         OUT/separate.json and a table: per run (and the calibration run) the bottleneck's
         load and the flows' utilisation (did the guests hold the rate?), the base RTTs,
@@ -58,6 +64,15 @@ def ping_min(path):
     if not m:
         raise SystemExit(f"merge.py: no ping summary in {path}")
     return m.group(1)
+
+
+def grid_phase(offset, hz=100, period_s=10):
+    """Where, on the router's clock modulo period_s, a guest whose uptime is the router's less
+    offset has the boundaries of bbr_a_fair's PROBE_RTT grid: tcp_jiffies32 a multiple of
+    period_s x HZ (bbr_a_grid_expired), jiffies starting at INITIAL_JIFFIES, (u32)(-300 HZ),
+    at boot. UML's HZ is 100. Flows in kernels with the same phase dip together."""
+    first = ((300 * hz - 2 ** 32) % (period_s * hz)) / hz  # uptime of the first boundary
+    return (first + offset) % period_s
 
 
 def merge(guests, run, kv):
@@ -116,6 +131,9 @@ def merge(guests, run, kv):
         params[f"base_rtt_ms_s{k}"] = ping_min(os.path.join(g, "ping.txt"))
         params[f"flow_rc_{k}"] = s.get("flow_rc", "1")
         params[f"clock_offset_s{k}"] = f"{offset:.3f}"
+        params[f"grid_phase_s{k}"] = f"{grid_phase(offset):.2f}"
+        if f"boot_delay_s{k}" in kv:
+            params[f"boot_delay_s{k}"] = kv[f"boot_delay_s{k}"]
         failed += params[f"flow_rc_{k}"] != "0"
     for name in ("tc.txt", "tc_final.txt"):
         copy(os.path.join(guests, "router", name), os.path.join(run, name))
@@ -125,7 +143,10 @@ def merge(guests, run, kv):
     with open(os.path.join(run, "params.env"), "w") as f:
         f.writelines(f"{k}={v}\n" for k, v in params.items())
     with open(os.path.join(run, "run.env"), "w") as f:
-        for key in ("buffer_bdp", "bdp", "cooldown", "wall_s", "rt_prio"):
+        for key in ("buffer_bdp", "bdp", "cooldown", "wall_s", "rt_prio", "cc_index",
+                    "repeat_index"):
+            if key not in kv:
+                continue
             f.write({"bdp": "bdp_bytes", "cooldown": "cooldown_s"}.get(key, key) + f"={kv[key]}\n")
         f.write("backend=separate-uml\n")
         f.write(f"router_duration_s={float(router['end_uptime']) - go_r:.2f}\n")
@@ -236,6 +257,34 @@ def report(root, rate):
     return 0 if all(r["held_rate"] for r in runs) else 1
 
 
+def spread(xs, fmt):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "-"
+    m = sum(xs) / len(xs)
+    return (fmt.format(m) + (f" ({fmt.format(min(xs))}..{fmt.format(max(xs))})" if len(xs) > 1 else ""))
+
+
+def compare(items):
+    print("| point | cc | kernels | runs | Jain | share of the first class | queue delay, ms "
+          "| utilisation | bottleneck load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for item in items:
+        point, _, paths = item.partition("=")
+        for label, path in zip(("one", "separate"), paths.split(",")):
+            by_cc = {}
+            for r in json.load(open(path))["results"]:
+                by_cc.setdefault(r["cc"], []).append(r)
+            for cc, rs in by_cc.items():
+                print(f"| {point} | {cc} | {label} | {len(rs)} "
+                      f"| {spread([r['jain'] for r in rs], '{:.3f}')} "
+                      f"| {spread([r['per_class'][0]['share'] for r in rs], '{:.3f}')} "
+                      f"| {spread([r['queue_delay_ms']['mean'] for r in rs], '{:.1f}')} "
+                      f"| {spread([r['utilization'] for r in rs], '{:.3f}')} "
+                      f"| {spread([r['bottleneck_load'] for r in rs], '{:.3f}')} |")
+    return 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "run":
         kv = dict(a.split("=", 1) for a in argv[3:])
@@ -243,6 +292,8 @@ def main(argv):
     if len(argv) == 3 and argv[0] == "cpu":
         cpu(argv[1], argv[2])
         return 0
+    if len(argv) >= 2 and argv[0] == "compare":
+        return compare(argv[1:])
     if len(argv) == 3 and argv[0] == "report":
         return report(argv[1], float(argv[2]))
     print(__doc__, file=sys.stderr)

@@ -58,7 +58,7 @@ def test_a_short_run_holds_its_rate_and_leaves_nothing(tmp_path):
     sep = json.loads((out / "separate.json").read_text())
     assert [r["dir"] for r in sep["runs"]] == ["calibration/cubic/run1", "runs/bbr/run1"]
     assert all(r["held_rate"] for r in sep["runs"]), sep
-    summary = json.loads((out / "summary.json").read_text())
+    summary = json.loads((out / "runs" / "summary.json").read_text())
     r = summary["results"][0]
     assert r["cc"] == "bbr" and len(r["flows"]) == 2 and not r["problems"], r["problems"]
     assert r["params"]["kernel_series"] == "uml-net-realtime"
