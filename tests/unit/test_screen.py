@@ -208,7 +208,8 @@ def stub_tree(root, runner):
     for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
                 "testbed/tcpflow_fct.py", "testbed/sampler.c", "testbed/lib/flows.sh",
                 "testbed/lib/module.sh", "testbed/lib/options.sh", "testbed/lib/record.sh",
-                "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh"):
+                "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh",
+                "testbed/lib/hosts.sh"):
         (root / rel).touch()  # hashed into the job keys
     run = root / "testbed/rtt_fairness.sh"
     run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)
