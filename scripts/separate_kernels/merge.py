@@ -13,11 +13,10 @@ host's CPU while the guests run, and whether the setup held its rate.
         every second until killed, a line of FILE: host time, the host's busy and total
         jiffies, and each guest's CPU ticks (its UML processes, told by the host tap names
         PREFIX... on their command line)
-    merge.py compare POINT=ONE_KERNEL_SUMMARY,SEPARATE_SUMMARY...
-        a Markdown table: per point and cc, the runs' Jain index, the first class's share,
-        the queue delay and the utilisation (mean and min..max over the seeds), one row from
-        the one-kernel testbed (rtt_fairness.sh's summary.json) and one from the separate
-        kernels (this script's)
+    merge.py compare POINT=LABEL:SUMMARY,LABEL:SUMMARY...
+        a Markdown table: per point, cc and summary.json (rtt_fairness.sh's, or this
+        script's DIR/runs/summary.json) the runs' Jain index, the first class's share, the
+        queue delay, the utilisation and the bottleneck's load (mean and min..max)
     merge.py report OUT RATE
         OUT/separate.json and a table: per run (and the calibration run) the bottleneck's
         load and the flows' utilisation (did the guests hold the rate?), the base RTTs,
@@ -266,16 +265,19 @@ def spread(xs, fmt):
 
 
 def compare(items):
+    """POINT=LABEL:SUMMARY,LABEL:SUMMARY,... items: a table row per point, cc and label."""
     print("| point | cc | kernels | runs | Jain | share of the first class | queue delay, ms "
           "| utilisation | bottleneck load |")
     print("|---|---|---|---|---|---|---|---|---|")
     for item in items:
-        point, _, paths = item.partition("=")
-        for label, path in zip(("one", "separate"), paths.split(",")):
-            by_cc = {}
+        point, _, sources = item.partition("=")
+        rows = {}
+        for n, src in enumerate(sources.split(",")):
+            label, _, path = src.partition(":")
             for r in json.load(open(path))["results"]:
-                by_cc.setdefault(r["cc"], []).append(r)
-            for cc, rs in by_cc.items():
+                rows.setdefault(r["cc"], {}).setdefault((n, label), []).append(r)
+        for cc, by in rows.items():
+            for (_, label), rs in sorted(by.items()):
                 print(f"| {point} | {cc} | {label} | {len(rs)} "
                       f"| {spread([r['jain'] for r in rs], '{:.3f}')} "
                       f"| {spread([r['per_class'][0]['share'] for r in rs], '{:.3f}')} "
