@@ -20,15 +20,21 @@ usage: scripts/uml.sh build     build (once, cached) the UML kernel and helpers;
                                 (6.1.192-2-10c4e557b052; part of testbed/screen.sh's job keys)
        scripts/uml.sh run [--kernel uml] [--virtual-time] [--timeout SEC] [--out HOSTDIR]
                           [--seed N] [--mem MB] [--smp 1] [--ko FILE] [--file FILE]...
-                          -- COMMAND [ARGS...]
+                          [--real-time] [--net SPEC]... -- COMMAND [ARGS...]
 
 run boots UML (root = the host's / over hostfs, read-only; /run /tmp /var/tmp /root /dev/shm
 are tmpfs) and runs COMMAND with /bin/sh -c semantics. In the guest: BBR_A_SRC (the project
 tree as on disk, less .git, docs/, results/ and build products; read-only), BBR_A_KO
 (tcp_bbr_a.ko, not loaded), BBR_A_OUT (copied back to HOSTDIR), BBR_A_KERNEL=uml,
-BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is always on (--virtual-time is implied). Default seed 1.
+BBR_A_SEED, BBR_A_SAMPLER (testbed/sampler.c, built static). Time travel is on (--virtual-time
+is implied) unless --real-time. Default seed 1.
 --ko FILE: use this tcp_bbr_a.ko (built for UML) instead of building the repository's.
 --file FILE: copy FILE into the guest's read-only directory BBR_A_FILES (repeatable).
+--real-time: no time travel: the guest runs on the host's clock (runs do not repeat; for
+guests that talk to each other: scripts/separate_kernels.sh).
+--net SPEC: a network interface vecN (N = 0, 1, ... in the order given): UML's vector
+driver with SPEC, e.g. transport=tap,ifname=TAP,mac=02:00:00:00:00:01 (a host tap that
+exists); needs the kernel with the driver, BBR_A_UML_VARIANT=net (repeatable).
 HOSTDIR receives BBR_A_OUT's contents when the command ends (not on timeout or crash) and
 console.log (the guest kernel's console, warnings and errors only).
 Exit status: COMMAND's, or 124 timeout, 125 guest crash/panic (no status reported),
@@ -101,7 +107,7 @@ console_tail() {
 
 cmd_run() {
 	local timeout=900 out='' seed=1 mem=1024 kdir poweroff sampler ko='' ko_arg='' cmdline rc finished
-	local files=() f
+	local files=() f nets=() realtime=0
 	DIE_RC=2 # usage errors
 	while (($#)); do
 		case $1 in
@@ -115,6 +121,10 @@ cmd_run() {
 			[[ $2 == 1 ]] || log "warning: UML is uniprocessor, ignoring --smp $2"; shift 2 ;;
 		--ko) [[ -f ${2-} ]] || die "--ko: no such file '${2-}'"; ko_arg=$2; shift 2 ;;
 		--file) [[ -f ${2-} ]] || die "--file: no such file '${2-}'"; files+=("$2"); shift 2 ;;
+		--real-time) realtime=1; shift ;;
+		--net) [[ ${2-} =~ ^[A-Za-z0-9=,:._-]+$ ]] || die "--net needs a vector driver spec (transport=tap,ifname=TAP)"
+			[[ $UML_VARIANT == net ]] || die "--net needs the kernel with the network driver (BBR_A_UML_VARIANT=net)"
+			nets+=("$2"); shift 2 ;;
 		--) shift; break ;;
 		-h | --help) usage; exit 0 ;;
 		*) usage >&2; die "unknown option '$1'" ;;
@@ -169,6 +179,11 @@ cmd_run() {
 	if [[ $UML_VARIANT == sanitize ]]; then
 		cmdline=(log_buf_len=16M "${cmdline[@]}")
 	fi
+	# the options of guests on the host's clock, joined by host taps (empty otherwise)
+	if ((realtime)); then
+		for f in "${!cmdline[@]}"; do [[ ${cmdline[f]} != time-travel* ]] || unset 'cmdline[f]'; done
+	fi
+	for f in "${!nets[@]}"; do cmdline=("vec$f:${nets[f]}" "${cmdline[@]}"); done
 	: >"$RUN_DIR/console.out"
 	: >"$RUN_DIR/console.err"
 	(cd "$RUN_DIR" && HOME=$RUN_DIR/home exec setsid setarch "$(uname -m)" -R "$kdir/tree/linux" "${cmdline[@]}" \

@@ -86,6 +86,9 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --reverse N[:CC]   N bulk flows the other way, from the receiver to the senders (flow j
                      to class (j-1) mod classes + 1) with cc CC (default cubic), sharing the
                      ACK paths; summary.json's "reverse", out of every forward metric
+  --hosts-per-class N  each RTT class's flows spread round-robin over N sender hosts
+                     (namespaces with their own veth, address and netem: separate hosts
+                     on one kernel; testbed/README.md) (default 1)
   --sizes B,...      per flow (in the flow table's order): bytes, then it ends (0: until
                      its end), or a train B1/B2/... of connections (scenario.sh --sizes)
   --gap S            a train's pause after each completion (default 0.1)
@@ -115,7 +118,7 @@ STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERN
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
 DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' RT_SCHED='' RT_ARG=''
-REVERSE=''
+REVERSE='' HOSTS_PER_CLASS=1
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -132,7 +135,7 @@ set_opt() { # set_opt OPTION VALUE
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
 	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
-	--reverse) REVERSE=$2 ;;
+	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -146,7 +149,8 @@ while [[ $# -gt 0 ]]; do
 		--stagger | --starts | --repeat | --seed | --jitter | --out | --backend | --kernel | --module-param | \
 		--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
 		--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
-		--delay-schedule | --delay-jitter | --ack-aggregation | --offloads | --rate-trace | --reverse) ;;
+		--delay-schedule | --delay-jitter | --ack-aggregation | --offloads | --rate-trace | --reverse | \
+		--hosts-per-class) ;;
 	*) bad "unknown option '$opt'" ;;
 	esac
 	[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -190,6 +194,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $ACK_AGGREGATION ]] || SARGS+=(--ack-aggregation "$ACK_AGGREGATION")
 	[[ $OFFLOADS == off ]] || SARGS+=(--offloads "$OFFLOADS")
 	[[ -z $REVERSE ]] || SARGS+=(--reverse "$REVERSE")
+	[[ $HOSTS_PER_CLASS == 1 ]] || SARGS+=(--hosts-per-class "$HOSTS_PER_CLASS")
 	[[ -z $RT_ARG ]] || SARGS+=(--rate-trace "$RT_ARG") # the schedule (below) where the run reads it
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")

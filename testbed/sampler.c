@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_TARGETS 16
+#define MAX_TARGETS 256 /* a namespace per sender host: --hosts-per-class x classes */
 #define BUF_SIZE (1 << 16)
 
 struct target {
@@ -328,6 +328,10 @@ int main(int argc, char **argv)
 			die(argv[i + 2 + q]);
 		n++;
 		i += 3 + q;
+	}
+	if (i < argc) {
+		fprintf(stderr, "sampler: more than %d targets\n", MAX_TARGETS);
+		return 2;
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);

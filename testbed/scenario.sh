@@ -5,7 +5,7 @@
 # The pieces are in testbed/lib/: options.sh (the checks), flows.sh (the flow table),
 # module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace),
 # traffic.sh (receivers and clients), paths.sh (the paths' options: jitter, route changes),
-# usage.sh (--help).
+# hosts.sh (--hosts-per-class: several sender hosts per class), usage.sh (--help).
 set -u
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run. The libraries are sourced before anything
@@ -21,7 +21,7 @@ CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STA
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
 DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' REVERSE=''
-SIZES='' ENDS='' GAP=0.1 FLENT=''
+SIZES='' ENDS='' GAP=0.1 FLENT='' HOSTS_PER_CLASS=1
 # The libraries, found without starting a process (see TB_DIR below)
 case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 while [ $# -gt 0 ]; do
@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
 	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
-	--reverse) REVERSE=$2 ;;
+	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -55,6 +55,8 @@ done
 . "$TB_SRC/lib/paths.sh"
 # shellcheck source=testbed/lib/flows.sh
 . "$TB_SRC/lib/flows.sh"
+# shellcheck source=testbed/lib/hosts.sh
+. "$TB_SRC/lib/hosts.sh"
 # shellcheck source=testbed/lib/module.sh
 . "$TB_SRC/lib/module.sh"
 # shellcheck source=testbed/lib/record.sh
@@ -71,8 +73,9 @@ check_options
 [ "$MODE" != check ] || exit 0
 if [ "$MODE" = plan ]; then
 	t=$(mktemp -d) || die "mktemp failed"
-	flow_table "$t/flows" "$t/groups" && echo "# flows: index class rtt_ms cc port start_s run_s group stream" &&
-		cat "$t/flows" && echo "# iperf3 clients: group class cc port start_s run_s flows" && cat "$t/groups"
+	flow_table "$t/flows" "$t/groups" "$t/hosts" && echo "# flows: index class rtt_ms cc port start_s run_s group stream" &&
+		cat "$t/flows" && echo "# iperf3 clients: group class cc port start_s run_s flows" && cat "$t/groups" &&
+		{ [ "$TB_HOSTS" = 1 ] || { echo "# hosts: index class host namespace address" && cat "$t/hosts"; }; }
 	rc=$?
 	rm -rf "$t"
 	exit $rc
@@ -129,7 +132,7 @@ modprobe tcp_diag 2>/dev/null || [ -d /sys/module/tcp_diag ] ||
 	log "warning: tcp_diag is not available: ss snapshots will lack tcp_info (cwnd, rtt, bbr)"
 
 record_params
-flow_table "$SCRATCH/flows.txt" "$SCRATCH/groups.txt" || exit 2
+flow_table "$SCRATCH/flows.txt" "$SCRATCH/groups.txt" "$SCRATCH/hosts.txt" || exit 2
 NFLOWS=$(wc -l < "$SCRATCH/flows.txt")
 NGROUPS=$(wc -l < "$SCRATCH/groups.txt")
 param flows "$NFLOWS"
@@ -145,21 +148,25 @@ TB_RTTS=$RTTS TB_RATE=$RATE TB_BUF=$BUFFER TB_LOSS=$LOSS TB_QDISC=$QDISC TB_QDIS
 tb_setup || die "topology setup failed"
 param ns_prefix "$TB_PREFIX"
 param sockbuf_bytes "$TB_SOCKBUF"
-said=
+said='' said_hosts=''
 [ "$QDISC" = bfifo ] || said=", $QDISC"
-log "dumbbell up: $NCLASS sender class(es), rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}${DELAY_JITTER:+, delay jitter $DELAY_JITTER}${ACK_AGGREGATION:+, ACK aggregation $ACK_AGGREGATION}${RATE_TRACE:+, rate trace $RATE_TRACE}$said"
+[ "$TB_HOSTS" = 1 ] || said_hosts=" x $TB_HOSTS hosts"
+log "dumbbell up: $NCLASS sender class(es)$said_hosts, rtt {$RTTS} ms, $RATE Mbit/s, buffer $BUFFER B, loss $LOSS %${RATE_SCHEDULE:+, rate schedule $RATE_SCHEDULE}${DELAY_SCHEDULE:+, delay schedule $DELAY_SCHEDULE}${DELAY_JITTER:+, delay jitter $DELAY_JITTER}${ACK_AGGREGATION:+, ACK aggregation $ACK_AGGREGATION}${RATE_TRACE:+, rate trace $RATE_TRACE}$said"
 [ "$OFFLOADS" = off ] || log "offloads: GSO and GRO on at the end hosts (TSO off)"
 
 k=1
 for rtt in $RTTS; do
-	ping_out=$SCRATCH/ping_s$k.txt
-	# five replies, for up to 30 s: under heavy random loss (--loss 50) five requests alone
-	# can all be lost, and the run would stop before it started
-	tb_exec "s$k" $PING -c 5 -w 30 -i 0.2 -q "$TB_RCV_ADDR" > "$ping_out" 2>&1 || die "ping from s$k failed: $(tail -n 2 "$ping_out")"
-	min=$(awk -F'= ' '/min\/avg\/max/ { split($2, a, "/"); print a[1] }' "$ping_out")
-	[ -n "$min" ] || die "cannot parse ping output of s$k"
-	param "base_rtt_ms_s$k" "$min"
-	log "base RTT s$k: $min ms (asked $rtt ms)"
+	tb_hosts $k
+	for h in $TB_HOST_NAMES; do
+		ping_out=$SCRATCH/ping_$h.txt
+		# five replies, for up to 30 s: under heavy random loss (--loss 50) five requests
+		# alone can all be lost, and the run would stop before it started
+		tb_exec "$h" $PING -c 5 -w 30 -i 0.2 -q "$TB_RCV_ADDR" > "$ping_out" 2>&1 || die "ping from $h failed: $(tail -n 2 "$ping_out")"
+		min=$(awk -F'= ' '/min\/avg\/max/ { split($2, a, "/"); print a[1] }' "$ping_out")
+		[ -n "$min" ] || die "cannot parse ping output of $h"
+		param "base_rtt_ms_$h" "$min"
+		log "base RTT $h: $min ms (asked $rtt ms)"
+	done
 	k=$((k + 1))
 done
 record_counters start
@@ -174,9 +181,10 @@ start_trace
 # control connection while other flows run, so a bbr vs bbr_a run would differ by those bytes.
 while read -r group class cc _; do
 	kernel_cc "$cc" # bbr3 runs as the kernel's bbr (lib/module.sh)
-	"$TB_IP" netns exec "$(tb_ns "s$class")" sh -c \
+	group_host "$group" "$class" # HOST: s<class>, or the group's host (lib/hosts.sh)
+	"$TB_IP" netns exec "$(tb_ns "$HOST")" sh -c \
 		"echo $KCC > /proc/sys/net/ipv4/tcp_congestion_control" ||
-		die "cannot make $cc the congestion control of sender namespace s$class"
+		die "cannot make $cc the congestion control of sender namespace $HOST"
 done < "$SCRATCH/groups.txt"
 read -r t0 _ < /proc/uptime
 param t0_uptime "$t0"

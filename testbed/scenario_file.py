@@ -37,7 +37,9 @@ the guest never sees the file, only scenario.sh's options). Sections and keys:
                   that change"): delay_jitter (MS[:DIST][:reorder], RTT variation),
                   ack_aggregation (MIN_MS[:MAX_MS[:PACKETS]], ACKs released in bursts),
                   offloads (on or off, off: GSO and GRO at the end hosts),
-                  reverse (N[:CC]: N bulk flows from the receiver to the senders)
+                  reverse (N[:CC]: N bulk flows from the receiver to the senders),
+                  hosts_per_class (N, 1: each class's flows spread round-robin over N
+                  sender hosts, at most its count)
     [point.NAME]  a variant of the experiment: keys SECTION.KEY = value override the
                   sections' (bottleneck.buffer_bdp = 0.5); a file with points is run one
                   point at a time (rtt_fairness.sh --point, screen.sh's @FILE items)
@@ -61,7 +63,7 @@ KEYS = {
     "bottleneck": {"rate", "buffer_bdp", "qdisc", "qdisc_opts", "rate_schedule", "rate_trace",
                    "loss"},
     "flows": {"rtt", "count", "cc", "start", "end", "size", "train", "gap", "delay_schedule"},
-    "paths": {"delay_jitter", "ack_aggregation", "offloads", "reverse"},
+    "paths": {"delay_jitter", "ack_aggregation", "offloads", "reverse", "hosts_per_class"},
 }
 JITTER_DISTS = ("uniform", "normal", "pareto", "paretonormal")
 UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "KI": 2 ** 10, "MI": 2 ** 20,
@@ -250,6 +252,21 @@ def path_options(F, p, rtts):
     return out
 
 
+def hosts_option(f, p, classes, counts, flent):
+    """--hosts-per-class of [paths] hosts_per_class (p: that section): a whole number of
+    hosts, 1..64 (the testbed's address plan), at most the flows of any class; [] for 1."""
+    text = p.get("hosts_per_class", "").strip()
+    if not text:
+        return []
+    n = int(number(f, text, 1, 64, whole=True))
+    for name, count in zip(classes, counts):
+        if count < n:
+            raise f.bad(f"{n} hosts for [{name}], which has {count} flow(s)")
+    if n > 1 and flent:
+        raise f.bad(f"flent's test {flent} makes the flows, from one host per class")
+    return [] if n == 1 else [("--hosts-per-class", str(n))]
+
+
 def per_flow(f, text, n, conv):
     """One value for all n flows of a class, or a comma separated one per flow."""
     vals = items(text)
@@ -394,6 +411,8 @@ def options(path, point=None, cc=None):
     order = table_order(counts)
     out.append(("--rtt", ",".join(rtts)))
     out += path_options(F, secs.get("paths", {}), rtts)
+    out += hosts_option(F("paths", "hosts_per_class"), secs.get("paths", {}), classes, counts,
+                        flent)
     if delays:  # one list in time order (stable: a class's own order is kept)
         out.append(("--delay-schedule", ",".join(f"{k}:{t}:{ms}" for _, k, t, ms in
                                                  sorted(delays, key=lambda d: d[0]))))

@@ -48,6 +48,9 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
                    of the job key)
   --warmup S       rtt_fairness.sh --warmup: seconds left out of the statistics at the start
                    (default: rtt_fairness.sh's, 5; another value is part of the job key)
+  --hosts-per-class N  rtt_fairness.sh --hosts-per-class: each class's flows from N sender
+                   hosts (default 1; another value is part of the job key; a scenario
+                   file's hosts_per_class otherwise)
   --slurm          run the jobs to do as one Slurm job array (sbatch --wait --array=1-N)
                    instead of here; task K runs line K of DIR/slurm/jobs.txt, its log is
                    DIR/slurm/task-K.log; results land where a local run puts them
@@ -167,14 +170,15 @@ fi
 
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
 SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS='' SAMPLE=0 DRY=0 SLURM=0 SLURM_OPTS='' CLIENT=auto TRACE=on
-WARMUP='' FGIVEN=()
+WARMUP='' HOSTS='' FGIVEN=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
 	--slurm) SLURM=1; shift; continue ;;
 	--configs | --out | --scenarios | --seeds | --duration | --rate | --flows-per-rtt | --backend | \
-		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup) [[ $# -ge 2 ]] || bad "$1 needs a value" ;;
+		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup | --hosts-per-class)
+		[[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 	case $1 in
@@ -184,7 +188,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 	case $1 in # what a scenario file's jobs take from here only when given
 	--duration | --rate | --flows-per-rtt | --sample-ms) FGIVEN+=("$1" "$2") ;;
-	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;;
+	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;; --hosts-per-class) HOSTS=$2 ;;
 	esac
 	shift 2
 done
@@ -263,11 +267,14 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 [[ $TRACE == on ]] || common+=(--trace "$TRACE")
 # only when given: the job keys of runs with the default warm-up stay what they were
 [[ -z $WARMUP ]] || common+=(--warmup "$WARMUP")
+# only when not 1: the job keys of runs with one host per class stay what they were
+[[ -z $HOSTS || $HOSTS == 1 ]] || common+=(--hosts-per-class "$HOSTS")
 
 # a scenario file's jobs: the options above that shape a run only when given here
 fcommon=(--backend "$BACKEND" --client "$CLIENT" "${FGIVEN[@]}")
 [[ $TRACE == on ]] || fcommon+=(--trace "$TRACE")
 [[ -z $WARMUP ]] || fcommon+=(--warmup "$WARMUP")
+[[ -z $HOSTS ]] || fcommon+=(--hosts-per-class "$HOSTS") # given here: over the file's
 # job_common ARGS: JC, the common options of the job with these arguments
 job_common() { if [[ " $* " == *" --scenario "* ]]; then JC=("${fcommon[@]}"); else JC=("${common[@]}"); fi; }
 

@@ -7,14 +7,18 @@
 #   sK (10.1.K.2) --/     netem delay RTT_k        bfifo limit BUF bytes
 #                         on r -> s_k (ACK path)   [l]: only when LOSS > 0
 # One sender namespace per RTT class; its whole base RTT is a netem on the router's egress
-# toward it (the ACK path): nothing waits in the sender's qdisc (TCP small queues). Random
+# toward it (the ACK path): nothing waits in the sender's qdisc (TCP small queues). With
+# TB_HOSTS = N > 1 each class has N sender hosts, s_k (host 1) and s_kh2..s_khN, each with
+# its own veth (to_<host> on r), /30 (host j: 10.1.k.4j-2, r 10.1.k.4j-3) and netem, so
+# with its own jitter and slots; the hosts' kernel is still one (testbed/README.md). Random
 # loss is a netem without rate or delay in a namespace "l" after the bottleneck (created
 # only with loss): a lost packet has used its slot. TSO/GSO/GRO are off on every veth (GSO
 # and GRO on at the end hosts with TB_OFFLOADS=on): the shaper sees real packets (README).
 #
 # Inputs (shell variables, read by tb_setup):
 #   TB_PREFIX   namespace prefix, unique per run (default bbra<pid>-; tb_ns NAME: a full name)
-#   TB_RTTS     base RTTs in ms, space separated, one sender namespace each (s1..sK)
+#   TB_RTTS     base RTTs in ms, space separated, one sender class each (s1..sK)
+#   TB_HOSTS    sender hosts (namespaces) per class (default 1: s_k only; tb_hosts)
 #   TB_RATE     bottleneck rate in Mbit/s
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
@@ -59,6 +63,12 @@ tb_find_tools() {
 }
 
 tb_ns() { echo "$TB_PREFIX$1"; }
+# tb_hosts K: TB_HOST_NAMES = the sender hosts of class K, s<K> and, with TB_HOSTS = N > 1,
+# s<K>h2..s<K>hN (shell builtins only: a run's processes stay those of one host per class)
+tb_hosts() {
+	TB_HOST_NAMES=s$1 _hj=2
+	while [ "$_hj" -le "${TB_HOSTS:-1}" ]; do TB_HOST_NAMES="$TB_HOST_NAMES s$1h$_hj" _hj=$((_hj + 1)); done
+}
 tb_exec() { _n=$1; shift; "$TB_IP" netns exec "$TB_PREFIX$_n" "$@"; }
 tb_ipn() { _n=$1; shift; "$TB_IP" -n "$TB_PREFIX$_n" "$@"; }
 tb_tcn() { _n=$1; shift; "$TB_TC" -n "$TB_PREFIX$_n" "$@"; }
@@ -140,7 +150,7 @@ tb_setup() {
 	_all="r d"
 	[ "$TB_HAS_LOSS" = 1 ] && _all="$_all l"
 	_k=1
-	while [ $_k -le $TB_CLASSES ]; do _all="$_all s$_k"; _k=$((_k + 1)); done
+	while [ $_k -le $TB_CLASSES ]; do tb_hosts $_k && _all="$_all $TB_HOST_NAMES" && _k=$((_k + 1)); done
 	for _n in $_all; do
 		"$TB_IP" netns add "$(tb_ns "$_n")" || { tb_log "cannot create namespace $(tb_ns "$_n")"; return 1; }
 		tb_ipn "$_n" link set dev lo up || return 1
@@ -177,13 +187,21 @@ tb_setup() {
 		tb_aqm || return 1
 	fi
 
-	# senders: one namespace per RTT class, base RTT as netem delay on the ACK path
+	# senders: a namespace per host of each RTT class (one: 10.1.k.0/24; N: a /30 each),
+	# base RTT as netem delay on each one's ACK path
+	_len=24
+	[ "${TB_HOSTS:-1}" = 1 ] || _len=30
 	_k=1
 	for _r in $TB_RTTS; do
-		tb_link r "to_s$_k" "10.1.$_k.1/24" "s$_k" eth0 "10.1.$_k.2/24" || return 1
-		tb_ipn "s$_k" route add default via "10.1.$_k.1" || return 1
+		tb_hosts $_k
+		_a=1
+		for _h in $TB_HOST_NAMES; do
+			tb_link r "to_$_h" "10.1.$_k.$_a/$_len" "$_h" eth0 "10.1.$_k.$((_a + 1))/$_len" || return 1
+			tb_ipn "$_h" route add default via "10.1.$_k.$_a" || return 1
+			_a=$((_a + 4))
+		done
 		tb_path_netem add "$_k" "$_r" ||
-			{ tb_log "netem delay failed on to_s$_k (is sch_netem available?)"; return 1; }
+			{ tb_log "netem delay failed toward class $_k (is sch_netem available?)"; return 1; }
 		_k=$((_k + 1))
 	done
 }
@@ -216,9 +234,10 @@ tb_aqm() {
 		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
 }
 
-# tb_path_netem add|change K MS: the netem toward sender class K, its base RTT of MS ms (the
-# ACK path), the one place its options are written (README, "Paths that change": how `rate`
-# keeps the order; TB_SLOT: slot words). tb_delay K MS: a route change.
+# tb_path_netem add|change K MS: the netem toward each host of sender class K, its base RTT
+# of MS ms (the ACK path), the one place its options are written (README, "Paths that
+# change": how `rate` keeps the order; TB_SLOT: slot words). tb_delay K MS: a route change
+# (with hosts, one tc per host, in turn).
 tb_path_netem() {
 	_op=$1 _k=$2 && set -- delay "${3}ms"
 	if [ -n "${TB_JITTER_MS:-}" ]; then
@@ -226,8 +245,12 @@ tb_path_netem() {
 		[ "${TB_JITTER_DIST:-uniform}" = uniform ] || set -- "$@" distribution "$TB_JITTER_DIST"
 		[ "${TB_JITTER_REORDER:-0}" = 1 ] || set -- "$@" rate 100gbit
 	fi
-	# shellcheck disable=SC2086 # TB_SLOT: tc's words
-	tb_tcn r qdisc "$_op" dev "to_s$_k" root handle 1: netem "$@" ${TB_SLOT:+slot $TB_SLOT} limit "$TB_NETEM_LIMIT"
+	tb_hosts "$_k"
+	for _h in $TB_HOST_NAMES; do
+		# shellcheck disable=SC2086 # TB_SLOT: tc's words
+		tb_tcn r qdisc "$_op" dev "to_$_h" root handle 1: netem "$@" ${TB_SLOT:+slot $TB_SLOT} \
+			limit "$TB_NETEM_LIMIT" || return 1
+	done
 }
 tb_delay() { tb_path_netem change "$1" "$2"; }
 

@@ -18,14 +18,16 @@ hash_of() { { echo "recipe $RECIPE"; cat "$@"; } | sha256sum | cut -c1-12; }
 # A variant of the kernel (BBR_A_UML_VARIANT): more configuration on top of config.fragment,
 # from scripts/uml/VARIANT.fragment, built and cached apart (its directory is named and keyed
 # by it), and make arguments for the module built for it. "sanitize": KASAN, UBSAN, lockdep
-# and kmemleak, the module compiled with UBSAN's checks.
+# and kmemleak, the module compiled with UBSAN's checks. "net": UML's vector network driver
+# (scripts/separate_kernels.sh).
 UML_VARIANT=${BBR_A_UML_VARIANT:-}
 UML_FRAGMENTS=("$UML_FILES/config.fragment")
 UML_MODULE_ARGS=()
 case $UML_VARIANT in
 "") ;;
 sanitize) UML_FRAGMENTS+=("$UML_FILES/sanitize.fragment"); UML_MODULE_ARGS=(UBSAN_SANITIZE=y) ;;
-*) die "unknown UML kernel variant '$UML_VARIANT' (BBR_A_UML_VARIANT: sanitize, or empty)" ;;
+net) UML_FRAGMENTS+=("$UML_FILES/net.fragment") ;;
+*) die "unknown UML kernel variant '$UML_VARIANT' (BBR_A_UML_VARIANT: sanitize, net, or empty)" ;;
 esac
 
 # The Debian revision of linux-source-6.1 to build from (BBR_A_UML_SOURCE): empty for the
@@ -108,10 +110,12 @@ fetch_source() {
 	echo "$dir/$SRC_PKG.tar.xz"
 }
 
-# Every line of the fragment must hold in the final .config ("is not set" = absent or unset).
+# Every line of the fragment must hold in the final .config ("is not set" = absent or unset),
+# except those of symbols a later fragment names (OVERRIDDEN: " SYM SYM ... ").
 check_config() {
 	local config=$1 fragment=$2 line sym bad=0
 	while IFS= read -r line; do
+		[[ ! $line =~ (CONFIG_[A-Za-z0-9_]+) || " ${OVERRIDDEN:-} " != *" ${BASH_REMATCH[1]} "* ]] || continue
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)= ]]; then
 			grep -qxF -- "$line" "$config" || { log "config: want $line, got: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$config" || echo absent)"; bad=1; }
 		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
@@ -142,7 +146,7 @@ apply_user_patch() {
 # build_kernel: build the UML kernel once (cached by the source version and our patches and
 # config); prints its dir, whose tree/ is the kbuild dir.
 build_kernel() {
-	local kdir tree start p tarball
+	local kdir tree start p i tarball OVERRIDDEN
 	# errexit is off in $(...): stop here rather than build into "/tree"
 	kdir=$(kernel_dir) || exit
 	tree=$kdir/tree
@@ -175,7 +179,11 @@ build_kernel() {
 				"${UML_FRAGMENTS[@]}"
 			make -C "$tree" ARCH=um olddefconfig
 		} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; BUILDING_KDIR=; die "UML configuration failed"; }
-		for p in "${UML_FRAGMENTS[@]}"; do
+		for i in "${!UML_FRAGMENTS[@]}"; do
+			p=${UML_FRAGMENTS[i]}
+			# the symbols the fragments after this one set (a variant's overrides)
+			OVERRIDDEN=$(cat "${UML_FRAGMENTS[@]:i+1}" </dev/null | grep -oE '^(# )?CONFIG_[A-Za-z0-9_]+' |
+				sed 's/^# //' | tr '\n' ' ') || true
 			check_config "$tree/.config" "$p" || {
 				BUILDING_KDIR=
 				die "UML .config does not match scripts/uml/${p##*/} (see above)"

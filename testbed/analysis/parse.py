@@ -353,6 +353,26 @@ def read_flows(d):
     return flows
 
 
+def read_hosts(d):
+    """{flow index: (namespace, address)} of the sender host that ran each flow, from
+    hosts.txt (index class host namespace address; --hosts-per-class N > 1 writes it), {}
+    without it (one host per class: flow i of class k ran on s<k>)."""
+    path = os.path.join(d, "hosts.txt")
+    hosts = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) != 5:
+                    raise AnalysisError(f"{path}: malformed line {line.strip()!r}")
+                hosts[int(p[0])] = (p[3], p[4])
+    except FileNotFoundError:
+        return {}
+    except ValueError:
+        raise AnalysisError(f"{path}: malformed host table")
+    return hosts
+
+
 def read_flow_starts(d, t0):
     """{flow index: launch time in seconds since t0} from flow_starts.txt ({} without it)."""
     starts = {}

@@ -9,7 +9,7 @@ from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
 from .checks import problems
 from .parse import (iperf3_stream, load_iperf3, not_connected, parse_netstat, parse_snmp_tcp,
                     parse_ss_file, parse_ss_info, parse_tc_file, parse_trace_file, read_env,
-                    read_flow_starts, read_flows)
+                    read_flow_starts, read_flows, read_hosts)
 from .provenance import run_provenance
 from .stats import bytes_in_window, counter_at, jain, mean, percentile, utilization
 from .trace import TRACE_COLS, trace_rows, trace_stats
@@ -66,6 +66,11 @@ def load_run(d, warmup=None, end=None, cooldown=None):
                             f"(warm-up + cool-down >= duration?)")
     t0 = fnum(env, "t0_uptime", penv, 0)
     flows = read_flows(d)
+    # --hosts-per-class: the sender host (namespace, address) of each flow
+    hosts = read_hosts(d)
+    for fl in flows:
+        if fl["index"] in hosts:
+            fl["host"], fl["address"] = hosts[fl["index"]]
     # a train (--sizes B1/B2/...) is many short connections, measured by their completion
     # times (evaluation.py), not a flow with a throughput
     trains = [f for f in flows if is_train(f.get("size"))]
@@ -216,12 +221,12 @@ def flow_metrics(run, fl, inputs, tables):
     fl_trace = trace_rows(inputs["trace"], fl, dport, run["t0"])
     fl["trace"] = trace_stats(fl_trace, run["w0"], run["w1"])
     tables["trace"].extend(fl_trace)
-    k = fl["class"]
-    if k not in inputs["ss"]:
-        inputs["ss"][k] = parse_ss_file(os.path.join(run["dir"], f"ss_s{k}.txt"))
-    base = run["env"].get(f"base_rtt_ms_s{k}")
+    ns = fl.get("host") or f"s{fl['class']}"  # the flow's sender namespace
+    if ns not in inputs["ss"]:
+        inputs["ss"][ns] = parse_ss_file(os.path.join(run["dir"], f"ss_{ns}.txt"))
+    base = run["env"].get(f"base_rtt_ms_{ns}")
     fl["base_rtt_ms"] = float(base) if base else None
-    rows, last, qd, acked = flow_ss(run, fl, inputs["ss"][k], dport)
+    rows, last, qd, acked = flow_ss(run, fl, inputs["ss"][ns], dport)
     tables["ss"].extend(rows)
     flow_retrans(fl, last, js["start"].get("tcp_mss_default") or 1448)
     fl["rtt_queueing_ms"] = mean(qd)
@@ -285,15 +290,16 @@ def queue_metrics(run, tc):
 
 
 def snmp_metrics(d, flows):
-    """Per sender namespace s<k> of the flows: TCP segments sent and retransmitted during
-    the run, from the /proc/net/snmp copies taken at its start and end."""
+    """Per sender namespace of the flows (s<k>, and s<k>h<j> with --hosts-per-class): TCP
+    segments sent and retransmitted during the run, from the /proc/net/snmp copies taken at
+    its start and end."""
     snmp = {}
-    for k in sorted({fl["class"] for fl in flows}):
-        a = parse_snmp_tcp(os.path.join(d, f"snmp_s{k}_start.txt"))
-        b = parse_snmp_tcp(os.path.join(d, f"snmp_s{k}_end.txt"))
+    for ns in sorted({fl.get("host") or f"s{fl['class']}" for fl in flows}):
+        a = parse_snmp_tcp(os.path.join(d, f"snmp_{ns}_start.txt"))
+        b = parse_snmp_tcp(os.path.join(d, f"snmp_{ns}_end.txt"))
         if a and b and b.get("OutSegs", 0) > a.get("OutSegs", 0):
             out = b["OutSegs"] - a["OutSegs"]
-            snmp[f"s{k}"] = {"out_segs": out, "retrans_segs": b["RetransSegs"] - a["RetransSegs"],
+            snmp[ns] = {"out_segs": out, "retrans_segs": b["RetransSegs"] - a["RetransSegs"],
                              "retrans_rate": (b["RetransSegs"] - a["RetransSegs"]) / out}
     return snmp
 
@@ -329,6 +335,7 @@ def flow_summary(fl, w0, w1):
         "throughput_acked_mbps": (None if fl["bytes_acked_window"] is None else
                                   fl["bytes_acked_window"] * 8 / (w1 - w0) / 1e6),
         "throughput_source": fl["throughput_source"], "retrans_source": fl["retrans_source"],
+        **({"host": fl["host"], "address": fl["address"]} if "host" in fl else {}),
         "span_s": fl["span_s"],
         **({"trace": fl["trace"]} if fl["trace"] else {}),
         # a finite flow's size, and a flow's planned end before the run's (flows that leave):
@@ -377,9 +384,11 @@ def retrans_interval(flows):
 
 def path_summary(run, cap):
     """The summary's entries of the paths' options that have one (testbed/README.md, "Paths
-    that change"): delay_changes, reverse (reverse_flows), rate_trace (the capacity cap the
-    trace replayed over the measured interval)."""
+    that change"): delay_changes, reverse (reverse_flows), hosts_per_class, rate_trace (the
+    capacity cap the trace replayed over the measured interval)."""
     out = {k: run[k] for k in ("delay_changes", "reverse") if run.get(k)}
+    if run["env"].get("hosts_per_class"):  # --hosts-per-class N > 1 (each flow's "host")
+        out["hosts_per_class"] = int(run["env"]["hosts_per_class"])
     if run["env"].get("rate_trace"):
         out["rate_trace"] = {"source": run["env"].get("rate_trace_source"), "capacity_mbps": cap,
                              "changes": len(run["phases"]) - 1}

@@ -5,7 +5,7 @@
 # (lib/options.sh: RTTS, CCS and STARTS space separated).
 {
 
-# flow_table FLOWS_FILE GROUPS_FILE
+# flow_table FLOWS_FILE GROUPS_FILE [HOSTS_FILE]
 #
 # FLOWS_FILE, one line per flow: index class rtt_ms cc port start_s run_s group stream, and
 # with --sizes a tenth column, its size (bytes; 0: it sends until its end; B1/B2/...: a
@@ -26,12 +26,17 @@
 # comma separated), and with --sizes the size of its flows. Flows of different sizes are not
 # grouped, and a train is a group of its own.
 #
+# With --hosts-per-class N > 1 the flows of a class go round-robin to its N sender hosts (its
+# m-th flow to host (m - 1) mod N + 1), flows of different hosts are not grouped, and
+# HOSTS_FILE gets one line per flow: index class host namespace address (lib/hosts.sh); a
+# group's host is its first flow's. With N = 1 there is no HOSTS_FILE and nothing changes.
+#
 # check_options has made sure that every flow starts before the end.
 flow_table() {
 	awk -v rtts="$RTTS" -v ccs="$CCS" -v flows_per_rtt="$FLOWS_PER_RTT" -v starts="$STARTS" \
 		-v stagger="$STAGGER" -v jitter="$JITTER" -v seed="$SEED" -v duration="$DURATION" \
 		-v streams_max="$STREAMS" -v port_base="$PORT_BASE" -v groups_file="$2" \
-		-v sizes="$SIZES" -v ends="$ENDS" '
+		-v sizes="$SIZES" -v ends="$ENDS" -v hosts="${HOSTS_PER_CLASS:-1}" -v hosts_file="${3:-}" '
 	BEGIN {
 		nclass = split(rtts, rtt_of, " ")
 		ncc = split(ccs, cc_of, " ")
@@ -61,6 +66,12 @@ flow_table() {
 				start = sprintf("%.3f", start)
 				cc = (ncc == 1 ? cc_of[1] : cc_of[class])
 				key = class " " start " " run
+				if (hosts > 1) {
+					host = placed[class]++ % hosts + 1
+					key = key " " host
+					printf "%d %d %d s%d%s 10.1.%d.%d\n", flow, class, host, class,
+						(host > 1 ? "h" host : ""), class, 4 * host - 2 > hosts_file
+				}
 				size = ""
 				if (nsizes) {
 					size = " " size_of[flow]

@@ -1,5 +1,6 @@
 # testbed/lib/options.sh -- the checks of scenario.sh's options: the only implementation of
-# them (the paths' options: lib/paths.sh's check_paths, called from here). rtt_fairness.sh does not repeat them; it has scenario.sh --check run them on the
+# them (the paths' options: lib/paths.sh's check_paths, --hosts-per-class: lib/hosts.sh's
+# check_hosts, called from here). rtt_fairness.sh does not repeat them; it has scenario.sh --check run them on the
 # options it is about to pass (see there).
 # shellcheck shell=sh
 # POSIX sh (busybox ash, dash, bash), sourced by scenario.sh; defines functions only. Reads
@@ -113,6 +114,7 @@ check_options() {
 	check_times
 	check_bottleneck
 	check_paths
+	check_hosts
 	check_finite
 	set +f
 }

@@ -44,6 +44,7 @@ record_params() {
 	[ -z "$DELAY_JITTER" ] || param delay_jitter "$DELAY_JITTER"
 	[ -z "$ACK_AGGREGATION" ] || param ack_aggregation "$ACK_AGGREGATION"
 	[ "$OFFLOADS" = off ] || param offloads "$OFFLOADS"
+	[ "$HOSTS_PER_CLASS" = 1 ] || param hosts_per_class "$HOSTS_PER_CLASS"
 	[ -z "$REVERSE" ] || param reverse "$REVERSE"
 	[ -z "$RATE_TRACE" ] || { param rate_trace "$RATE_TRACE"; param rate_trace_changes "$RATE_TRACE_CHANGES"; }
 	[ -z "$SIZES" ] || { param sizes "$SIZES"; param gap_s "$GAP"; }
@@ -60,8 +61,8 @@ start_samplers() {
 	[ -d $nsdir ] || nsdir=/var/run/netns
 	if [ -x "${BBR_A_SAMPLER:-}" ]; then
 		set --
-		k=1
-		while [ $k -le "$NCLASS" ]; do set -- "$@" tcp "$nsdir/$(tb_ns "s$k")" "$SCRATCH/ss_s$k.txt"; k=$((k + 1)); done
+		sender_hosts # every sender namespace (lib/hosts.sh): s1..sK with one host per class
+		for h in $SENDER_HOSTS; do set -- "$@" tcp "$nsdir/$(tb_ns "$h")" "$SCRATCH/ss_$h.txt"; done
 		"$BBR_A_SAMPLER" "$SAMPLE_MS" $((DURATION + 600)) "$TB_RCV_ADDR" "$@" \
 			qdisc "$nsdir/$(tb_ns r)" to_rcv "$SCRATCH/tc.txt" 2> "$SCRATCH/sampler.err" &
 		SAMPLER_PIDS="$SAMPLER_PIDS $!"
@@ -71,11 +72,10 @@ start_samplers() {
 	param sampler ss-tc
 	period_s=$(awk -v m="$SAMPLE_MS" 'BEGIN { print m / 1000 }')
 	loop='while :; do read -r up _ < /proc/uptime; echo "@ $up"; "$@"; sleep '$period_s'; done'
-	k=1
-	while [ $k -le "$NCLASS" ]; do
-		tb_exec "s$k" sh -c "$loop" sampler "$TB_SS" -tinH dst "$TB_RCV_ADDR" > "$SCRATCH/ss_s$k.txt" 2>&1 &
+	sender_hosts
+	for h in $SENDER_HOSTS; do
+		tb_exec "$h" sh -c "$loop" sampler "$TB_SS" -tinH dst "$TB_RCV_ADDR" > "$SCRATCH/ss_$h.txt" 2>&1 &
 		SAMPLER_PIDS="$SAMPLER_PIDS $!"
-		k=$((k + 1))
 	done
 	tb_exec r sh -c "$loop" sampler "$TB_TC" -s -j qdisc show dev to_rcv > "$SCRATCH/tc.txt" 2>&1 &
 	SAMPLER_PIDS="$SAMPLER_PIDS $!"
@@ -136,19 +136,23 @@ stop_trace() {
 	echo > $TRACEFS/trace
 }
 
-# record_counters start|end: the senders' /proc/net/snmp and the softnet counters; at the
-# end also every end host's /proc/net/netstat (TcpExt: memory pressure, pruned receive
-# queues; a new namespace's counters start at 0), read after the flows so that the runs'
-# random streams stay as they were
+# record_counters start|end: the senders' /proc/net/snmp (each sender host's) and the softnet
+# counters; at the end also every end host's /proc/net/netstat (TcpExt: memory pressure,
+# pruned receive queues; a new namespace's counters start at 0), read after the flows so
+# that the runs' random streams stay as they were
 record_counters() {
 	[ "$1" = end ] || cat /proc/net/softnet_stat > "$SCRATCH/softnet_start.txt" 2>/dev/null
-	k=1
-	while [ $k -le "$NCLASS" ]; do tb_exec "s$k" cat /proc/net/snmp > "$SCRATCH/snmp_s${k}_$1.txt"; k=$((k + 1)); done
+	sender_hosts
+	for h in $SENDER_HOSTS; do tb_exec "$h" cat /proc/net/snmp > "$SCRATCH/snmp_${h}_$1.txt"; done
 	[ "$1" = start ] && return
 	cat /proc/net/softnet_stat > "$SCRATCH/softnet_end.txt" 2>/dev/null
 	param tcp_mem "$(tr "\t" " " < /proc/sys/net/ipv4/tcp_mem)" # the limit the run had (topology.sh)
 	for n in d $(k=1; while [ $k -le "$NCLASS" ]; do echo "s$k"; k=$((k + 1)); done); do
 		tb_exec "$n" cat /proc/net/netstat > "$SCRATCH/netstat_${n}_end.txt" 2>/dev/null
+	done
+	# the other hosts of each class (--hosts-per-class): no process with one host per class
+	for h in $SENDER_HOSTS; do
+		case $h in *h*) tb_exec "$h" cat /proc/net/netstat > "$SCRATCH/netstat_${h}_end.txt" 2>/dev/null ;; esac
 	done
 }
 

@@ -52,6 +52,7 @@ start_receivers() {
 start_clients() {
 	: > "$SCRATCH/flow_starts.txt"
 	while read -r group class _ port start_s run_s members size; do
+		group_host "$group" "$class" # HOST: s<class>, or the group's (lib/hosts.sh)
 		(
 			[ "$start_s" = 0.000 ] || sleep "$start_s"
 			read -r up _ < /proc/uptime
@@ -82,7 +83,7 @@ start_clients() {
 			# flows in a shallow buffer that tail is minutes of RTO backoff (100 flows of
 			# bbr at 0.1 BDP: 205 s after a 20 s run, 274 s after 200 s). Ten times TCP's
 			# longest RTO; in a time-travel guest the wait costs no wall time.
-			exec "$TB_IP" netns exec "$(tb_ns "s$class")" timeout $((run_s + 1200)) "$@" \
+			exec "$TB_IP" netns exec "$(tb_ns "$HOST")" timeout $((run_s + 1200)) "$@" \
 				> "$SCRATCH/flow$group.json" 2> "$SCRATCH/flow$group.err"
 		) &
 		CLIENT_PIDS="$CLIENT_PIDS $!"

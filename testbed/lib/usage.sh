@@ -55,6 +55,10 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --reverse N[:CC]     N bulk flows the other way, from the receiver's namespace to the senders'
                        (flow j to class (j-1) mod classes + 1), cc CC (default cubic), on ports
                        after the forward flows'; their data shares the ACK paths; reverse.txt
+  --hosts-per-class N  each class's flows spread round-robin over N sender hosts (namespaces
+                       s<k>, s<k>h2..s<k>hN, each with its own veth, address and netem;
+                       1..64, at most the class's flows; not with --flent) (default 1);
+                       hosts.txt says which flow ran on which
   --sizes B,...        per flow: bytes it sends, then it ends (0: until its end), or a train
                        B1/B2/...: connections of these sizes in turn, each --gap s after the
                        previous one completed, until the flow's end (needs --client tcpflow)

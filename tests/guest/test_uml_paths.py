@@ -2,7 +2,8 @@
 class's base RTT at its time, the run records it (delay_changes.txt, params, summary.json)
 and its time series marks it; --delay-jitter varies the ACK paths' delay, in order unless
 asked to reorder; --ack-aggregation releases what they carry in bursts; --offloads on gives
-the end hosts GSO and GRO; --rate-trace replays a mahimahi trace as the bottleneck's rate.
+the end hosts GSO and GRO; --rate-trace replays a mahimahi trace as the bottleneck's rate;
+--hosts-per-class sends each class's flows from several hosts and leaves no namespace.
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
@@ -327,3 +328,81 @@ def test_reverse_flows_share_the_ack_path_and_stay_out_of_the_forward_metrics(ru
     sent = int(re.search(r"qdisc bfifo 10: dev eth0 .*\n Sent (\d+) bytes", final).group(1))
     rev_bytes = sum(f["bytes_sent"] for f in rev["flows"])
     assert rev_bytes < sent < rev_bytes * 1.2, (sent, rev_bytes)
+
+
+# --hosts-per-class 2 on 2 classes x 4 flows: a run to its end, then one stopped by a TERM
+# in the middle of its flows; the namespaces after each (and during the second)
+HOSTS_RUNS = """S="$BBR_A_SRC/testbed/scenario.sh"
+set -- --cc bbr --rtt 10,30 --flows-per-rtt 4 --hosts-per-class 2 --rate 10 --buffer 75000 \\
+    --warmup 2 --sample-ms 100 --trace off --seed 1
+TB_PREFIX=whole- sh "$S" "$@" --duration 8 --out "$BBR_A_OUT/run" > "$BBR_A_OUT/run.log" 2>&1 || exit 1
+ip netns list > "$BBR_A_OUT/netns_after_run.txt"
+TB_PREFIX=cut- sh "$S" "$@" --duration 30 --out "$BBR_A_OUT/cut" > "$BBR_A_OUT/cut.log" 2>&1 &
+pid=$!
+n=0
+until grep -q 'flow(s) started' "$BBR_A_OUT/cut.log"; do
+    n=$((n + 1)); [ $n -lt 600 ] || exit 1; sleep 0.1
+done
+sleep 2
+ip netns list > "$BBR_A_OUT/netns_during_cut.txt"
+kill -TERM $pid
+wait $pid
+echo $? > "$BBR_A_OUT/cut_rc.txt"
+ip netns list > "$BBR_A_OUT/netns_after_cut.txt"
+"""
+
+
+def test_hosts_per_class_sends_each_class_from_its_hosts_and_leaves_no_namespace(tmp_path):
+    """--hosts-per-class 2, 2 classes (10 and 30 ms) x 4 flows: the flows' connections come
+    from two source addresses per class, the ones hosts.txt names, each host's ping and each
+    flow's smallest RTT are its class's RTT, and the analysis reads every host's samples.
+    The run leaves no namespace behind, nor does a run stopped by a TERM mid-flows (which had
+    all eight: r, d and two hosts per class)."""
+    g = guest_script(tmp_path, "hosts", HOSTS_RUNS)
+    run = g / "run"
+    hosts = [ln.split() for ln in (run / "hosts.txt").read_text().splitlines()]
+    addr = {int(h[0]): h[4] for h in hosts}
+    assert sorted({(h[1], h[3], h[4]) for h in hosts}) == [
+        ("1", "s1", "10.1.1.2"), ("1", "s1h2", "10.1.1.6"),
+        ("2", "s2", "10.1.2.2"), ("2", "s2h2", "10.1.2.6")]
+    # the sources the senders' sockets had (the clients' JSON), per class
+    flows = [ln.split() for ln in (run / "flows.txt").read_text().splitlines()]
+    src = {1: set(), 2: set()}
+    for group in sorted({int(f[7]) for f in flows}):
+        js = json.loads((run / f"flow{group}.json").read_text())
+        members = [f for f in flows if int(f[7]) == group]
+        conns = js["start"]["connected"]
+        assert len(conns) == len(members), (group, conns)
+        for f in members:
+            local = conns[int(f[8])]["local_host"]
+            assert local == addr[int(f[0])], (f, local)
+            src[int(f[1])].add(local)
+    assert src == {1: {"10.1.1.2", "10.1.1.6"}, 2: {"10.1.2.2", "10.1.2.6"}}, src
+    env = dict(ln.split("=", 1) for ln in (run / "params.env").read_text().splitlines())
+    assert env["hosts_per_class"] == "2"
+    for ns, rtt in (("s1", 10), ("s1h2", 10), ("s2", 30), ("s2h2", 30)):
+        assert abs(float(env[f"base_rtt_ms_{ns}"]) - rtt) < 1, (ns, env[f"base_rtt_ms_{ns}"])
+    p = subprocess.run(["/usr/bin/python3", str(REPO / "testbed" / "analyze.py"), str(run)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    r = json.loads((run / "run_summary.json").read_text())
+    assert r["hosts_per_class"] == 2 and len(r["flows"]) == 8
+    assert {f["host"] for f in r["flows"]} == {"s1", "s1h2", "s2", "s2h2"}
+    assert set(r["snmp"]) == {"s1", "s1h2", "s2", "s2h2"}
+    # each flow's smallest RTT (ss, its own host's samples) is its class's RTT
+    minrtt = {}
+    with open(run / "ss.csv") as f:
+        for row in csv.DictReader(f):
+            if row["minrtt_ms"]:
+                i = int(row["flow"])
+                minrtt[i] = min(minrtt.get(i, 1e9), float(row["minrtt_ms"]))
+    assert sorted(minrtt) == list(range(1, 9)), minrtt
+    for f in r["flows"]:
+        assert f["rtt_ms"] <= minrtt[f["index"]] < f["rtt_ms"] + 3, (f["index"], minrtt)
+    assert r["utilization"] > 0.85, r["utilization"]
+    # no namespace left by the whole run; the stopped one had its eight and left none
+    assert (g / "netns_after_run.txt").read_text().split() == []
+    during = {ln.split()[0] for ln in (g / "netns_during_cut.txt").read_text().splitlines()}
+    assert during == {f"cut-{n}" for n in ("r", "d", "s1", "s1h2", "s2", "s2h2")}, during
+    assert (g / "cut_rc.txt").read_text().strip() == "143"
+    assert (g / "netns_after_cut.txt").read_text().split() == []

@@ -189,6 +189,22 @@ def test_the_paths_section_becomes_the_path_options(tmp_path):
     assert opts(write(tmp_path, GOOD + "[paths]\nreverse = 2:bbr\n"))["--reverse"] == "2:bbr"
 
 
+def test_hosts_per_class_becomes_its_option_within_every_class_count(tmp_path):
+    """[paths] hosts_per_class N: --hosts-per-class N (nothing for 1); more hosts than a
+    class's flows, or than the address plan holds, is one line naming the class or key."""
+    two = GOOD.replace("rtt = 45\nsize = 30M", "rtt = 45\ncount = 3\nsize = 30M").replace(
+        "start = 0.5\n", "count = 2\nstart = 0.5\n")
+    assert opts(write(tmp_path, two + "[paths]\nhosts_per_class = 2\n"))["--hosts-per-class"] == "2"
+    assert "--hosts-per-class" not in opts(write(tmp_path, two + "[paths]\nhosts_per_class = 1\n"))
+    for val, msg in (("3", "[paths] hosts_per_class: 3 hosts for [flows.short], which has 2 flow(s)"),
+                     ("0", "[paths] hosts_per_class: '0' is out of range (>= 1 and <= 64)"),
+                     ("65", "[paths] hosts_per_class: '65' is out of range (>= 1 and <= 64)"),
+                     ("1.5", "[paths] hosts_per_class: '1.5' is not a whole number")):
+        with pytest.raises(sf.ScenarioError) as e:
+            opts(write(tmp_path, two + f"[paths]\nhosts_per_class = {val}\n"))
+        assert msg in str(e.value), (val, str(e.value))
+
+
 def test_a_rate_trace_is_found_beside_the_file_and_checked(tmp_path):
     """[bottleneck] rate_trace is a mahimahi trace relative to the file's directory, checked
     here (one line naming the key), passed on as an absolute path."""

@@ -139,6 +139,12 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     assert states("--client", "iperf3")["fair/b5/seed1"] == "stale"
     # another warm-up is another job; the default one keeps today's keys
     assert states("--warmup", "60")["fair/b5/seed1"] == "stale"
+    # so are other hosts per class; one host per class keeps today's keys
+    assert states("--hosts-per-class", "1")["fair/b5/seed1"] == "done"
+    (out / "fair/b5/seed1/job.key").write_text(key.replace("--flows-per-rtt 1", "--flows-per-rtt 2"))
+    assert states("--flows-per-rtt", "2")["fair/b5/seed1"] == "done"
+    assert states("--flows-per-rtt", "2", "--hosts-per-class", "2")["fair/b5/seed1"] == "stale"
+    (out / "fair/b5/seed1/job.key").write_text(key)
     # a result keyed before --client existed was made with iperf3: not today's default job
     old_common = common.replace(" --client auto", "")
     (out / "fair/b5/seed1/job.key").write_text(key.replace(common, old_common))
@@ -202,7 +208,8 @@ def stub_tree(root, runner):
     for rel in ("testbed/scenario.sh", "testbed/topology.sh", "testbed/tcpflow.py",
                 "testbed/tcpflow_fct.py", "testbed/sampler.c", "testbed/lib/flows.sh",
                 "testbed/lib/module.sh", "testbed/lib/options.sh", "testbed/lib/record.sh",
-                "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh"):
+                "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh",
+                "testbed/lib/hosts.sh"):
         (root / rel).touch()  # hashed into the job keys
     run = root / "testbed/rtt_fairness.sh"
     run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)

@@ -252,6 +252,30 @@ def test_parallel_client_flows_are_its_connections(run_p):
     assert {int(x[1]) for x in rows} == {1, 2, 3, 4}
 
 
+def test_flows_of_other_hosts_are_read_from_their_hosts_files(run_p):
+    """--hosts-per-class: a flow's ss samples, base RTT and snmp counters are its host's
+    (hosts.txt: index class host namespace address); the summary names each flow's host
+    and address and the run's hosts_per_class. Here class 2's client is moved to a host
+    s2h2 of its own: the numbers are those of the run as it was."""
+    before = analyze.analyze_run(str(run_p), write_csv=False)
+    (run_p / "hosts.txt").write_text("1 1 1 s1 10.1.1.2\n2 2 2 s2h2 10.1.2.6\n"
+                                     "3 1 1 s1 10.1.1.2\n4 2 2 s2h2 10.1.2.6\n")
+    for a, b in (("ss_s2.txt", "ss_s2h2.txt"), ("snmp_s2_start.txt", "snmp_s2h2_start.txt"),
+                 ("snmp_s2_end.txt", "snmp_s2h2_end.txt")):
+        (run_p / a).rename(run_p / b)
+    env = (run_p / "params.env").read_text().replace("base_rtt_ms_s2=", "base_rtt_ms_s2h2=")
+    (run_p / "params.env").write_text(env + "hosts_per_class=2\n")
+    r = analyze.analyze_run(str(run_p), write_csv=False)
+    assert r["hosts_per_class"] == 2 and "hosts_per_class" not in before
+    assert [(f["host"], f["address"]) for f in r["flows"]] == [
+        ("s1", "10.1.1.2"), ("s2h2", "10.1.2.6"), ("s1", "10.1.1.2"), ("s2h2", "10.1.2.6")]
+    assert all("host" not in f for f in before["flows"])
+    for a, b in zip(before["flows"], r["flows"]):
+        assert a["base_rtt_ms"] == b["base_rtt_ms"] and a["rtt_queueing_ms"] == b["rtt_queueing_ms"]
+        assert a["retrans_source"] == b["retrans_source"] == "ss"
+    assert set(r["snmp"]) == {"s1", "s2h2"} and r["snmp"]["s2h2"] == before["snmp"]["s2"]
+
+
 def test_parallel_client_connection_count_must_match(run_p):
     lines = (run_p / "flows.txt").read_text().splitlines()
     (run_p / "flows.txt").write_text("\n".join(lines[:3]) + "\n")  # flow 4 (group 2) gone

@@ -15,7 +15,7 @@ SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
 # the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
 LIBS = [REPO / "testbed" / "lib" / f"{n}.sh"
-        for n in ("options", "flows", "module", "record", "traffic", "paths", "usage")]
+        for n in ("options", "flows", "module", "record", "traffic", "paths", "hosts", "usage")]
 
 
 def netns_list(every=False):
@@ -199,6 +199,10 @@ SHARED_BAD = [
     # reverse flows: none, too many, a bad cc, malformed
     ("--reverse", "0"), ("--reverse", "101"), ("--reverse", "2:Bad"), ("--reverse", "1:2:3"),
     ("--reverse", "2:"), ("--reverse", ":cubic"), ("--reverse", "x"),
+    # sender hosts per class: none, not a whole number, more than a class's flows (1 here),
+    # more than the address plan holds
+    ("--hosts-per-class", "0"), ("--hosts-per-class", "x"), ("--hosts-per-class", "1.5"),
+    ("--hosts-per-class", "2"), ("--hosts-per-class", "65"), ("--hosts-per-class", ""),
 ]
 
 
@@ -225,7 +229,7 @@ def test_scenario_and_rtt_fairness_say_the_same(tmp_path, opt, val):
     ["--delay-jitter", "3:reorder"], ["--delay-jitter", "3:normal:reorder"],
     ["--ack-aggregation", "2"], ["--ack-aggregation", "0:8"], ["--ack-aggregation", "1.5:4:16"],
     ["--offloads", "on"], ["--offloads", "off"],
-    ["--reverse", "1"], ["--reverse", "100:bbr"],
+    ["--reverse", "1"], ["--reverse", "100:bbr"], ["--hosts-per-class", "1"],
 ])
 def test_scenario_check_accepts_and_prints_nothing_else(args):
     p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
@@ -315,6 +319,103 @@ def test_scenario_plan_streams_limit_and_separate_starts():
     assert [g[6] for g in groups] == ["1", "2", "3", "4"]
     _, groups = plan("--rtt", "10", "--flows-per-rtt", "200", "--duration", "10")
     assert [len(g[6].split(",")) for g in groups] == [128, 72]
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--flows-per-rtt", "3,1", "--hosts-per-class", "2"],
+     "--hosts-per-class: 2 hosts for class 2 (50 ms), which has 1 flow(s)"),
+    (["--flows-per-rtt", "100", "--hosts-per-class", "65"],
+     "--hosts-per-class: 2 class(es) x 65 hosts do not fit the address plan"),
+    (["--flows-per-rtt", "2", "--hosts-per-class", "2", "--flent", "tcp_nup"],
+     "--hosts-per-class: not with --flent"),
+    (["--flows-per-rtt", "2", "--hosts-per-class", "-1"],
+     "--hosts-per-class: '-1' is not a whole number of hosts (>= 1)"),
+])
+def test_hosts_per_class_is_refused_in_one_line_naming_the_class(args, msg):
+    p = run("sh", SCEN, "--check", "--rtt", "10,50", "--rate", "100", "--buffer", "1",
+            "--duration", "30", *args)
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith(f"scenario: error: {msg}"), p.stderr
+
+
+def test_scenario_plan_spreads_a_class_over_its_hosts_round_robin():
+    """--hosts-per-class 2: each class's m-th flow on host (m - 1) mod 2 + 1, a client never
+    spans two hosts, hosts.txt's addresses are each host's /30; with 1 the plan is the one
+    without the option (no host table)."""
+    flows, groups = plan("--rtt", "10,50", "--flows-per-rtt", "5,4", "--duration", "10")
+    flows1, groups1 = plan("--rtt", "10,50", "--flows-per-rtt", "5,4", "--duration", "10",
+                           "--hosts-per-class", "1")
+    assert (flows1, groups1) == (flows, groups)
+    p = run("sh", SCEN, "--plan", "--rate", "10", "--buffer", "1000", "--rtt", "10,50",
+            "--flows-per-rtt", "5,4", "--duration", "10", "--hosts-per-class", "2")
+    assert p.returncode == 0, p.stderr
+    parts = p.stdout.split("# hosts: index class host namespace address\n")
+    assert len(parts) == 2, p.stdout
+    hosts = [ln.split() for ln in parts[1].splitlines()]
+    # flow table order: classes 1 2 1 2 1 2 1 2 1
+    assert [h[:4] for h in hosts] == [
+        ["1", "1", "1", "s1"], ["2", "2", "1", "s2"], ["3", "1", "2", "s1h2"],
+        ["4", "2", "2", "s2h2"], ["5", "1", "1", "s1"], ["6", "2", "1", "s2"],
+        ["7", "1", "2", "s1h2"], ["8", "2", "2", "s2h2"], ["9", "1", "1", "s1"]]
+    assert {h[3]: h[4] for h in hosts} == {"s1": "10.1.1.2", "s1h2": "10.1.1.6",
+                                           "s2": "10.1.2.2", "s2h2": "10.1.2.6"}
+    host_of = {h[0]: h[3] for h in hosts}
+    groups = [ln.split() for ln in parts[0].split("# iperf3 clients")[1].splitlines()[1:]]
+    assert [g[6] for g in groups] == ["1,5,9", "2,6", "3,7", "4,8"]
+    for g in groups:
+        assert len({host_of[f] for f in g[6].split(",")}) == 1, g
+        assert g[0] == g[6].split(",")[0]  # a group's number is its first flow's
+
+
+def fake_tools(tmp):
+    """Stand-ins for ip, tc, ss and ethtool that log their words to tmp/log."""
+    for t in ("ip", "tc", "ss", "ethtool"):
+        f = tmp / t
+        f.write_text(f'#!/bin/sh\necho "{t} $*" >> "{tmp}/log"\n')
+        f.chmod(0o755)
+    return (f"tb_find_tools() {{ TB_IP={tmp}/ip TB_TC={tmp}/tc TB_SS={tmp}/ss "
+            f"TB_ETHTOOL={tmp}/ethtool; }}")
+
+
+@pytest.mark.parametrize("hosts", ["", "1", "2"])
+def test_topology_gives_each_host_its_veth_address_and_netem(tmp_path, hosts):
+    """tb_setup with TB_HOSTS: one host per class (unset or 1) is the dumbbell it always was,
+    a /24 per class; 2 hosts per class are a veth, a /30 and a netem each, their own
+    sysctls, and a route change (tb_delay) changes every host's netem of the class."""
+    script = (f'. "{TOPO}"; {fake_tools(tmp_path)}; TB_PREFIX=p- TB_RTTS="10 50" TB_RATE=10 '
+              f'TB_BUF=10000 TB_HOSTS={hosts}; tb_setup && tb_delay 2 70')
+    p = run("sh", "-c", script)
+    assert p.returncode == 0, p.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    nss = [ln.split()[3] for ln in log if ln.startswith("ip netns add")]
+    addrs = [ln.split()[5] for ln in log if " addr add 10.1." in ln]
+    netem = [ln.split(" dev ")[1] for ln in log if "netem" in ln]
+    sysctl = {ln.split()[3] for ln in log if "netns exec" in ln and "tcp_rmem" in ln}
+    if hosts in ("", "1"):
+        assert nss == ["p-r", "p-d", "p-s1", "p-s2"]
+        assert addrs == ["10.1.1.1/24", "10.1.1.2/24", "10.1.2.1/24", "10.1.2.2/24"]
+        assert netem == ["to_s1 root handle 1: netem delay 10ms limit 100000",
+                         "to_s2 root handle 1: netem delay 50ms limit 100000",
+                         "to_s2 root handle 1: netem delay 70ms limit 100000"]
+        assert sysctl == {"p-d", "p-s1", "p-s2"}
+        return
+    assert nss == ["p-r", "p-d", "p-s1", "p-s1h2", "p-s2", "p-s2h2"]
+    assert addrs == ["10.1.1.1/30", "10.1.1.2/30", "10.1.1.5/30", "10.1.1.6/30",
+                     "10.1.2.1/30", "10.1.2.2/30", "10.1.2.5/30", "10.1.2.6/30"]
+    assert [n.split(" root")[0] for n in netem] == ["to_s1", "to_s1h2", "to_s2", "to_s2h2",
+                                                     "to_s2", "to_s2h2"]
+    assert [n.split("delay ")[1].split()[0] for n in netem] == ["10ms"] * 2 + ["50ms"] * 2 + ["70ms"] * 2
+    assert sysctl == {"p-d", "p-s1", "p-s1h2", "p-s2", "p-s2h2"}
+    assert "ip -n p-s1h2 route add default via 10.1.1.5" in log
+
+
+def test_rtt_fairness_passes_hosts_per_class_on_only_when_not_1(tmp_path):
+    p = run(RF, "--dry-run", "--cc", "bbr", "--flows-per-rtt", "4", "--hosts-per-class", "2")
+    assert p.returncode == 0, p.stderr
+    assert "--hosts-per-class 2" in p.stdout
+    p = run(RF, "--dry-run", "--cc", "bbr", "--flows-per-rtt", "4", "--hosts-per-class", "1")
+    assert p.returncode == 0, p.stderr
+    assert "--hosts-per-class" not in p.stdout
 
 
 @pytest.mark.parametrize("extra,mem", [
