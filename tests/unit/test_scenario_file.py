@@ -270,6 +270,12 @@ def test_scenario_sh_accepts_what_a_shipped_file_gives(tmp_path):
                     v = ",".join(v.split())
                 if k == "--cc":
                     v = v.split(",")[0].replace("+", ",")
+                if k == "--rate-trace":  # rtt_fairness.sh hands scenario.sh the schedule
+                    sched = tmp_path / "schedule.txt"
+                    sched.write_text(subprocess.run(
+                        ["/usr/bin/python3", str(REPO / "testbed/rate_trace.py"), "schedule",
+                         v, "10"], capture_output=True, text=True, check=True).stdout)
+                    v = str(sched)
                 args += [k, v]
             if "--buffer" not in args:
                 args += ["--buffer", "100000"]
