@@ -23,16 +23,13 @@
  *    While the flow's last PROBE_RTTs left a queue that no competitor
  *    flag explains yet, it keeps the max filter (fair_cwnd_avg=3): the
  *    average, held down by a buffer-filling flow's queue, would shrink
- *    its share before the competitor test has decided.
- *    An option, off by default: the packet term may shrink as the shared
- *    queue grows (fair_pkts_scale), which against CUBIC in shallow
- *    buffers costs bbr_a_fair its share;
+ *    its share before the competitor test has decided;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
- *  - phase 0 probes with Pup whatever the queue (fair_probe_hold=1: holds
- *    while queued); phase 1 drains with Pdown while the queueing delay this
- *    ACK saw, rtt - min_rtt, exceeds fair_queue_us, or the flow is lossy;
+ *  - phase 0 probes with Pup whatever the queue; phase 1 drains with
+ *    Pdown while the queueing delay this ACK saw, rtt - min_rtt, exceeds
+ *    fair_queue_us, or the flow is lossy;
  *  - phi is the ratio of queueing delays (rtt - min_rtt) / (rtt_max -
  *    min_rtt) (fair_gains=2), which flows on one bottleneck share whatever
  *    their base RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer
@@ -111,8 +108,6 @@
 
 BBR_PARAM(fair_queue_us, 2000, 100, 100000,
 	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
-BBR_PARAM(fair_probe_hold, 0, 0, 1,
-	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
 BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
 BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
@@ -121,8 +116,6 @@ BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
 	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on a 10 s grid of the wall clock (which hosts share), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the flows of hosts whose clocks agree dip together; 0 10 s after min_rtt was taken, as BBRv1");
 BBR_PARAM(fair_slow_budget, 1, 0, 1,
 	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
-BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
-	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 	  "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
@@ -131,10 +124,6 @@ BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 BBR_PARAM(fair_cwnd_avg, 3, 0, 3,
 	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1), 3 as 1 but by the max filter while its last PROBE_RTTs left a queue and no competitor is flagged yet");
 
-BBR_PARAM(fair_pkts_scale, 0, 0, 1,
-	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
-BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
 BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
 	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
@@ -177,8 +166,6 @@ BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 3, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us, with a drop of the buffer since the one before them or a floor that moved among them, before a competitor is assumed (1: a drop only)");
-BBR_PARAM(fair_compete_drop, 0, 0, 1,
-	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
 BBR_PARAM(fair_compete_recut, 1, 0, 1,
 	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
@@ -214,18 +201,14 @@ struct bbr_a_fair_params {
 	u32	cwnd_pkts;
 	u32	loss_thresh;
 	u32	hi_rtt_us;
-	u32	pkts_scale_us;
 	u32	hi_cut_us;
 	u32	pkts_rate_us;
 	u32	compete_rtt_us;
 	u16	hi_beta_pm;
 	u16	compete_beta_pm;
 	u16	probe_rtt_pm;
-	u8	probe_hold;
-	u8	cwnd_probe;
 	u8	gains;
 	u8	hi;
-	u8	pkts_scale;
 	u8	cwnd_avg;
 	u8	hi_pace;
 	u8	probe_rtt_sync;
@@ -276,7 +259,6 @@ struct bbr_a_fair_event_params {
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
-	u8	compete_drop;
 	u8	compete_recut;
 	u8	startup_loss;
 };
@@ -301,12 +283,10 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 
 	p->queue_us = bbr_param(fair_queue_us);
-	p->probe_hold = bbr_param(fair_probe_hold);
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
 	p->slow_budget = bbr_param(fair_slow_budget);
 	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
-	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
 	p->gains = bbr_param(fair_gains);
@@ -316,11 +296,9 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->compete_rtt_us = bbr_param(fair_compete_rtt_us);
-	p->pkts_scale = bbr_param(fair_pkts_scale);
 	p->cwnd_avg = bbr_param(fair_cwnd_avg);
 	p->hi_pace = bbr_param(fair_hi_pace);
 	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
-	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
 	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
 }
 
@@ -332,7 +310,6 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
-	e->compete_drop = bbr_param(fair_compete_drop);
 	e->compete_recut = bbr_param(fair_compete_recut);
 	e->startup_loss = bbr_param(fair_startup_loss);
 }
@@ -709,11 +686,8 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	};
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
-	bool queued;
 
 	bbr_a_fair_event_load(&e);
-	queued = e.compete_us && bbr->min_rtt_us > t.base &&
-		 bbr->min_rtt_us - t.base > e.compete_us;
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
 	f->dips = t.dips;
@@ -725,25 +699,13 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * by its queue, so start CUBIC's law as if the last congestion event
 	 * had been at the bw STARTUP ended with (full_bw), or at today's bw or
 	 * bound if higher, the bound no higher than the rate it was last cut
-	 * from (bbr_a_compete_start). So too, with fair_compete_drop, for a competitor
-	 * still flagged whose bound an earlier drained dip dropped (below):
-	 * this dip left a queue again.
+	 * from (bbr_a_compete_start).
 	 */
-	if (f->compete && p->hi &&
-	    (!was || (e.compete_drop && queued && !f->hi_valid)))
+	if (f->compete && p->hi && !was)
 		bbr_a_fair_epoch(sk, p,
 				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
 						     bbr_a_fair_bound(sk, p),
 						     f->hi_max), false);
-	/*
-	 * fair_compete_drop: a drained dip while competing says the
-	 * competitor may have left; its bound, no longer cut by losses,
-	 * would build a queue until the flag clears, so it goes now. If the
-	 * competitor is still there (it had just cut its window), the next
-	 * dip that leaves a queue, or a congestion event, starts a new one.
-	 */
-	if (was && !queued && e.compete_drop)
-		f->hi_valid = 0;
 }
 
 /*
@@ -948,14 +910,10 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	}
 
 	if (bbr->cycle_idx == 0) {
-		if (!queued || !p->probe_hold) {
-			bbr->gain_why = BBR_WHY_PROBE;
-			if (p->gains == BBR_A_FAIR_GAINS_BBR1)
-				return BBR_A_BBR1_GAIN_UP;
-			return bbr_a_gain_up(rtt_us, rtt_max);
-		}
-		bbr->gain_why = BBR_WHY_HOLD;
-		return BBR_UNIT;
+		bbr->gain_why = BBR_WHY_PROBE;
+		if (p->gains == BBR_A_FAIR_GAINS_BBR1)
+			return BBR_A_BBR1_GAIN_UP;
+		return bbr_a_gain_up(rtt_us, rtt_max);
 	}
 
 	if (queued ||
@@ -970,11 +928,9 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 }
 
 /*
- * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
- * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
+ * The PROBE_BW cwnd target before budgets, in packets: one BDP plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
- * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow).
+ * (with fair_pkts_rate_us, fewer for a slow flow).
  * With fair_cwnd_avg, no competitor flagged and a last loss round that was
  * not lossy (bbr_a_avg_target), bw is at most the recent average delivery
  * rate: the max filter's excess over a flow's share, times its min_rtt,
@@ -995,7 +951,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 pkts = p->cwnd_pkts, q;
+	u32 pkts = p->cwnd_pkts;
 	u64 w, target, cut = 0, floor = 0;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
@@ -1035,21 +991,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 					     p->cwnd_pkts, BW_SCALE);
 		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), d));
 	}
-	w = bbr->min_rtt_us;
-	if (p->cwnd_probe)
-		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
-	w += p->cwnd_queue_us;
-	/*
-	 * With many flows the packet allowances add up to a long queue: each
-	 * flow's shrinks as the queueing delay all of them see grows past
-	 * fair_pkts_scale_us, so that they stay equal and their sum grows only
-	 * as the square root of the number of flows. A threshold above the
-	 * queue two flows keep leaves their pull to equal rates as it is.
-	 */
-	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
-					      bbr->min_rtt_us);
-	if (p->pkts_scale && q > p->pkts_scale_us)
-		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
+	w = (u64)bbr->min_rtt_us + p->cwnd_queue_us;
 	/*
 	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
 	 * its allowance in that time (one of many sharing the link) queues
@@ -1058,9 +1000,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * flow against one loss-based competitor keeps the whole allowance
 	 * where its rate fills it in that time (the default 12 ms: above
 	 * about 31 Mbit/s of 1448-byte packets); on slower links it too
-	 * counts as slow. This test uses the bw after fair_cwnd_avg and the
-	 * allowance after fair_pkts_scale; bbr_a_short_slow's, the bw before
-	 * the average and fair_cwnd_pkts itself.
+	 * counts as slow. This test uses the bw after fair_cwnd_avg;
+	 * bbr_a_short_slow's, the bw before the average.
 	 */
 	if (p->pkts_rate_us)
 		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,
