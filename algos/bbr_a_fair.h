@@ -16,14 +16,14 @@
  *    a slow flow (one whose bw sends fewer than fair_cwnd_pkts packets in
  *    fair_pkts_rate_us, as one of many does) queues the geometric mean of
  *    the two instead. The target sizes by the flow's average delivery
- *    rate, not the max filter (fair_cwnd_avg=1): the filter's excess over
- *    the rate times min_rtt adds up over many flows, and a flow that kept
- *    it only above a rate (fair_cwnd_avg=2) queued more the longer its
- *    RTT, which held the longest of several RTT classes above that rate.
- *    While the flow's last PROBE_RTTs left a queue that no competitor
- *    flag explains yet, it keeps the max filter (fair_cwnd_avg=3): the
- *    average, held down by a buffer-filling flow's queue, would shrink
- *    its share before the competitor test has decided;
+ *    rate, not the max filter: the filter's excess over the rate times
+ *    min_rtt adds up over many flows, and a flow that kept it only above
+ *    a rate queued more the longer its RTT, which held the longest of
+ *    several RTT classes above that rate. While the flow's last
+ *    PROBE_RTTs left a queue that no competitor flag explains yet, it
+ *    keeps the max filter: the average, held down by a buffer-filling
+ *    flow's queue, would shrink its share before the competitor test has
+ *    decided;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
@@ -31,7 +31,7 @@
  *    Pdown while the queueing delay this ACK saw, rtt - min_rtt, exceeds
  *    fair_queue_us, or the flow is lossy;
  *  - phi is the ratio of queueing delays (rtt - min_rtt) / (rtt_max -
- *    min_rtt) (fair_gains=2), which flows on one bottleneck share whatever
+ *    min_rtt), which flows on one bottleneck share whatever
  *    their base RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer
  *    the base RTT;
  *  - rtt_max is taken in PROBE_BW only, and a peak fades: after each 10 s
@@ -48,14 +48,12 @@
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
- *    are not taken as congestion. As an option (fair_hi_pace=2) the cut
- *    comes off the cwnd target's queue allowance instead, the same number
- *    of packets for flows at the same rate, and the pacing rate stays the
- *    model's: a buffer shallower than the allowances then stays busy after
- *    a cut, but the rate is no longer held back for a loss-based flow.
- *    By default (fair_hi_shallow_us) the cut comes off the allowance only
- *    when the queueing delay at the loss says the buffer is that shallow
- *    (under 7 ms), and off the rate otherwise;
+ *    are not taken as congestion. When the queueing delay at the loss
+ *    says the buffer is shallower than the allowances (under
+ *    fair_hi_shallow_us), the cut comes off the cwnd target's queue
+ *    allowance instead, the same number of packets for flows at the same
+ *    rate, and the pacing rate stays the model's, so that the buffer
+ *    stays busy after a cut;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -121,37 +119,15 @@ BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
 
-BBR_PARAM(fair_cwnd_avg, 3, 0, 3,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1), 3 as 1 but by the max filter while its last PROBE_RTTs left a queue and no competitor is flagged yet");
-
 BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
 	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
-/* bbr_a_fair's probe gains (fair_gains) */
-enum {
-	BBR_A_FAIR_GAINS_PHI,	/* Pup/Pdown of phi = rtt / rtt_max */
-	BBR_A_FAIR_GAINS_BBR1,	/* BBRv1's 5/4 and 3/4 */
-	BBR_A_FAIR_GAINS_QUEUE,	/* Pup/Pdown of the queueing delays' phi */
-};
-
-/* where the loss-learned bound applies with no competitor flagged (fair_hi_pace) */
-enum {
-	BBR_A_FAIR_HI_CWND,	/* the cwnd target only */
-	BBR_A_FAIR_HI_BOTH,	/* the pacing rate and the cwnd target */
-	BBR_A_FAIR_HI_ALLOWANCE, /* the cwnd target's queue allowance only */
-};
-
-BBR_PARAM(fair_gains, 2, 0, 2,
-	  "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
-
 BBR_PARAM(fair_hi, 1, 0, 1,
 	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_pace, 1, 0, 2,
-	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us");
 BBR_PARAM(fair_hi_cut_us, 30000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=2 or a cut fair_hi_shallow_us takes so, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
+	  "bbr_a_fair: for a cut fair_hi_shallow_us takes off the queue allowance, the RTT it is taken at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
 BBR_PARAM(fair_hi_shallow_us, 7000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=1 and no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this acts as with fair_hi_pace=2 until the bound's next epoch, us; 0 off");
+	  "bbr_a_fair: with no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this comes off the cwnd target's queue allowance, not the pacing rate, until the bound's next epoch, us; 0 off");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
 	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
@@ -207,10 +183,7 @@ struct bbr_a_fair_params {
 	u16	hi_beta_pm;
 	u16	compete_beta_pm;
 	u16	probe_rtt_pm;
-	u8	gains;
 	u8	hi;
-	u8	cwnd_avg;
-	u8	hi_pace;
 	u8	probe_rtt_sync;
 	u8	slow_budget;
 	u8	probe_rtt_min;
@@ -289,15 +262,12 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
-	p->gains = bbr_param(fair_gains);
 	p->loss_thresh = bbr_param(loss_thresh);
 	p->hi = bbr_param(fair_hi);
 	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
 	p->compete_rtt_us = bbr_param(fair_compete_rtt_us);
-	p->cwnd_avg = bbr_param(fair_cwnd_avg);
-	p->hi_pace = bbr_param(fair_hi_pace);
 	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
 	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
 }
@@ -433,24 +403,11 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 }
 
 /*
- * Where the bound applies now with no competitor flagged: fair_hi_pace, but
- * a bound last cut in a shallow buffer (fair_hi_shallow_us) acts on the
- * queue allowance as with BBR_A_FAIR_HI_ALLOWANCE.
- */
-static __always_inline u32 bbr_a_fair_hi_mode(const struct bbr_a_fair_params *p,
-					      const struct bbr_a_fair_state *f)
-{
-	if (p->hi_pace == BBR_A_FAIR_HI_BOTH && f->hi_shallow)
-		return BBR_A_FAIR_HI_ALLOWANCE;
-	return p->hi_pace;
-}
-
-/*
  * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless the bound acts on the cwnd target alone (bbr_a_fair_hi_mode, no
- * competitor flagged); then the model's (bbr_a_fair_cwnd_target), and a
- * cut after a loss in a shallow buffer takes inflight down towards the BDP
- * rather than the rate below the link's. While competing, the bound but
+ * unless the bound was last cut in a shallow buffer (hi_shallow, no
+ * competitor flagged); then the model's, the cut coming off the cwnd
+ * target's queue allowance (bbr_a_fair_cwnd_target), so that it takes
+ * inflight down towards the BDP rather than the rate below the link's. While competing, the bound but
  * no more than twice the model's (bbr_a_compete_pace_bw): the window sets
  * the rate, and pacing still spreads its bursts.
  */
@@ -462,9 +419,9 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 
 	if (f->compete)
 		return bbr_a_compete_pace_bw(bw, model_bw);
-	if (bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
-		return bw;
-	return model_bw;
+	if (f->hi_shallow)
+		return model_bw;
+	return bw;
 }
 
 /*
@@ -594,7 +551,7 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
  * delay was below fair_hi_shallow_us overflowed a buffer shallower than
  * the flows' queue allowances: their cwnd targets do not bind there, a cut
  * in rate leaves the link idle until the bound regrows, and one in the
- * allowance stops the overflow (bbr_a_fair_hi_mode). The queueing delay all
+ * allowance stops the overflow (bbr_a_fair_cwnd_target). The queueing delay all
  * flows see at the full buffer is the same, so flows of any RTT choose
  * alike.
  */
@@ -826,7 +783,7 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 
 /*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; with fair_cwnd_avg, the average delivery rate's shortfall below
+ * delayed; the average delivery rate's shortfall below
  * the max filter from the first sample of each PROBE_BW round (it spans
  * about one RTT) that was not app-limited; and an expired bound is dropped,
  * or, while competing, goes on.
@@ -865,7 +822,7 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	}
 	if (bbr->mode != BBR_PROBE_BW)
 		return;
-	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
+	if (bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,
 					       div64_long((u64)rs->delivered *
@@ -903,24 +860,17 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
 	queued = rtt_us > bbr->min_rtt_us + p->queue_us;
-	rtt_max = f->rtt_max_us;
-	if (p->gains == BBR_A_FAIR_GAINS_QUEUE) {
-		rtt_max = max(rtt_max, bbr->min_rtt_us + p->queue_us);
-		bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
-	}
+	rtt_max = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+	bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
 
 	if (bbr->cycle_idx == 0) {
 		bbr->gain_why = BBR_WHY_PROBE;
-		if (p->gains == BBR_A_FAIR_GAINS_BBR1)
-			return BBR_A_BBR1_GAIN_UP;
 		return bbr_a_gain_up(rtt_us, rtt_max);
 	}
 
 	if (queued ||
 	    bbr_a_loss_round_lossy(sk, &f->loss, f->lossy, p->loss_thresh)) {
 		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
-		if (p->gains == BBR_A_FAIR_GAINS_BBR1)
-			return BBR_A_BBR1_GAIN_DOWN;
 		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
 	bbr->gain_why = BBR_WHY_CRUISE;
@@ -931,13 +881,12 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
  * The PROBE_BW cwnd target before budgets, in packets: one BDP plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (with fair_pkts_rate_us, fewer for a slow flow).
- * With fair_cwnd_avg, no competitor flagged and a last loss round that was
- * not lossy (bbr_a_avg_target), bw is at most the recent average delivery
- * rate: the max filter's excess over a flow's share, times its min_rtt,
- * would queue more packets for a long-RTT flow than for a short one (value
- * 2: only as far as the flow is slow, bbr_a_short_slow). Value 3 keeps the
- * max filter while the last PROBE_RTTs left a queue the competitor test
- * has yet to explain: against a buffer-filling flow the average, held down
+ * With no competitor flagged and a last loss round that was not lossy
+ * (bbr_a_avg_target), bw is at most the recent average delivery rate: the
+ * max filter's excess over a flow's share, times its min_rtt, would queue
+ * more packets for a long-RTT flow than for a short one. The max filter
+ * stays while the last PROBE_RTTs left a queue the competitor test has
+ * yet to explain: against a buffer-filling flow the average, held down
  * by its queue, would shrink the flow's share until the flag is set, and
  * the loss-based laws then keep the split it had. A flow that loses at random
  * delivers less in each recovery, the longer its RTT the longer, and its
@@ -959,17 +908,16 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
 	/*
-	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
-	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
-	 * same rate whatever their RTT, and the target stays at least one
-	 * BDP at the bound. The flow paces at the model's bw, which a cut no
-	 * longer brings down, so each congestion event cuts the bound again
-	 * from itself (bbr_a_fair_congestion): losses that go on deepen the
-	 * cut until the floor holds the target. (Outside PROBE_BW, above,
-	 * cwnd is sized by the bound as with value 0.)
+	 * A bound last cut in a shallow buffer (hi_shallow): the cut comes off
+	 * the queue allowance only, as (bw - bound) x fair_hi_cut_us packets,
+	 * the same for flows at the same rate whatever their RTT, and the
+	 * target stays at least one BDP at the bound. The flow paces at the
+	 * model's bw, which a cut no longer brings down, so each congestion
+	 * event cuts the bound again from itself (bbr_a_fair_congestion):
+	 * losses that go on deepen the cut until the floor holds the target.
+	 * (Outside PROBE_BW, above, cwnd is sized by the bound.)
 	 */
-	if (!f->compete &&
-	    bbr_a_fair_hi_mode(p, f) == BBR_A_FAIR_HI_ALLOWANCE) {
+	if (!f->compete && f->hi_shallow) {
 		u32 model = bbr_bw(sk);
 
 		if (model > bw) {
@@ -982,15 +930,8 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 			bw = model;
 		}
 	}
-	if (bbr_a_avg_target(p->cwnd_avg, f->compete, f->lossy, f->dips)) {
-		u32 d = f->bw_short;
-
-		/* value 2: a fast flow keeps the max filter's headroom */
-		if (p->cwnd_avg == 2)
-			d = bbr_a_short_slow(d, (u64)bw * p->pkts_rate_us,
-					     p->cwnd_pkts, BW_SCALE);
-		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), d));
-	}
+	if (bbr_a_avg_target(f->compete, f->lossy, f->dips))
+		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = (u64)bbr->min_rtt_us + p->cwnd_queue_us;
 	/*
 	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
@@ -1000,8 +941,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * flow against one loss-based competitor keeps the whole allowance
 	 * where its rate fills it in that time (the default 12 ms: above
 	 * about 31 Mbit/s of 1448-byte packets); on slower links it too
-	 * counts as slow. This test uses the bw after fair_cwnd_avg;
-	 * bbr_a_short_slow's, the bw before the average.
+	 * counts as slow. This test uses the bw after the average.
 	 */
 	if (p->pkts_rate_us)
 		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,

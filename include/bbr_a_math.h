@@ -574,33 +574,15 @@ static inline u32 bbr_a_short_next(u32 d, u64 sample, u32 max)
 }
 
 /*
- * The part of the shortfall d (bbr_a_short_next) that fair_cwnd_avg=2 takes
- * off bw: d in proportion to how far own (the packets the flow sends in
- * fair_pkts_rate_us, in 1/2^shift) falls short of pkts, none once it fills
- * them. (full - own) x d stays in u64 for pkts at most 2^20, shift at most
- * 32 and d below BBR_A_SHORT_ONE, as bw_short is.
+ * Whether bbr_a_fair sizes the PROBE_BW cwnd target by the average delivery
+ * rate: never while a competitor is flagged (compete) or after a lossy loss
+ * round (lossy), nor while the flow's last PROBE_RTTs left a queue that no
+ * flag has explained yet (queued_dips of them in a row), so that the flow
+ * keeps the max filter while the competitor test is still deciding.
  */
-static inline u32 bbr_a_short_slow(u32 d, u64 own, u32 pkts, u32 shift)
+static inline bool bbr_a_avg_target(bool compete, bool lossy, u32 queued_dips)
 {
-	u64 full = (u64)pkts << shift;
-
-	if (own >= full)
-		return 0;
-	return (u32)bbr_a_div_u64((full - own) * d >> shift, pkts);
-}
-
-/*
- * Whether fair_cwnd_avg (value avg) sizes the PROBE_BW cwnd target by the
- * average delivery rate: never while a competitor is flagged (compete) or
- * after a lossy loss round (lossy); with 3, also not while the flow's last
- * PROBE_RTTs left a queue that no flag has explained yet (queued_dips of
- * them in a row), so that the flow keeps the max filter while the
- * competitor test is still deciding.
- */
-static inline bool bbr_a_avg_target(u32 avg, bool compete, bool lossy,
-				    u32 queued_dips)
-{
-	return avg && !compete && !lossy && !(avg == 3 && queued_dips);
+	return !compete && !lossy && !queued_dips;
 }
 
 /* bw less the shortfall d (bbr_a_short_next). */
