@@ -41,8 +41,8 @@
  * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules
  * (docs/coexistence.md):
  *
- *  - a bound on bw learned from loss (fair_hi): at the start of a fast
- *    recovery while the queue is in the upper part of its recent range
+ *  - a bound on bw learned from loss: at the start of a fast recovery
+ *    while the queue is in the upper part of its recent range
  *    (queueing delays' phi >= fair_hi_phi_pm), or at an RTO, the bw the flow
  *    paces at and sizes cwnd by is cut to (1 - beta) of what it was, and the
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
@@ -78,7 +78,7 @@
  *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
  *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
  *    against many of them. A lossy round inside a recovery whose cut is
- *    over two srtts old cuts the bound again (fair_compete_recut): TCP
+ *    over two srtts old cuts the bound again: TCP
  *    starts no new recovery while losses go on.
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
@@ -86,17 +86,15 @@
  * queue, and the link is not left nearly idle while it lasts.
  *
  * For many slow flows: the min_rtt filter expires on a 10 s grid of the
- * wall clock, which hosts share, so that the flows dip at once
- * (fair_probe_rtt_sync);
- * a slow flow's cwnd budgets and PROBE_RTT share shrink with its rate
- * (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
+ * wall clock, which hosts share, so that the flows dip at once; a slow
+ * flow's cwnd budgets and PROBE_RTT share shrink with its rate; and PROBE_RTT may hold as few as 2 packets
  * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
  * A competitor is assumed only after three dips in a row left a queue
  * (fair_compete_dips): while the start of a hundred flows settles, their
  * first two dips can both leave one.
  *
  * STARTUP also ends at a round that lost more than loss_thresh of its
- * packets (fair_startup_loss), as BBRv2's does: in a shallow buffer, the
+ * packets, and at least 8 of them, as BBRv2's does: in a shallow buffer, the
  * three rounds without bw growth BBRv1 waits for can be many more while
  * another flow's exit lets this one's bw go on growing, each of them
  * doubling inflight into a full buffer.
@@ -110,10 +108,6 @@ BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
 BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
 	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
-BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on a 10 s grid of the wall clock (which hosts share), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the flows of hosts whose clocks agree dip together; 0 10 s after min_rtt was taken, as BBRv1");
-BBR_PARAM(fair_slow_budget, 1, 0, 1,
-	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
 	  "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
@@ -122,35 +116,29 @@ BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
 	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
 
-BBR_PARAM(fair_hi, 1, 0, 1,
-	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
 BBR_PARAM(fair_hi_cut_us, 30000, 0, 1000000,
 	  "bbr_a_fair: for a cut fair_hi_shallow_us takes off the queue allowance, the RTT it is taken at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
 BBR_PARAM(fair_hi_shallow_us, 7000, 0, 1000000,
 	  "bbr_a_fair: with no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this comes off the cwnd target's queue allowance, not the pacing rate, until the bound's next epoch, us; 0 off");
 BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
-	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
+	  "bbr_a_fair: CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
 BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
-	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
+	  "bbr_a_fair: a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
 BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
+	  "bbr_a_fair: a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
 BBR_PARAM(fair_compete_rtt_us, 10000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
+	  "bbr_a_fair: a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
 	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
 BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
-	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
+	  "bbr_a_fair: CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
 BBR_PARAM(fair_compete_dips, 3, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us, with a drop of the buffer since the one before them or a floor that moved among them, before a competitor is assumed (1: a drop only)");
-BBR_PARAM(fair_compete_recut, 1, 0, 1,
-	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
-BBR_PARAM(fair_startup_loss, 1, 0, 1,
-	  "bbr_a_fair: 1 a round in STARTUP that lost more than loss_thresh of its packets, and at least 8, ends STARTUP as a full pipe does; 0 only three rounds without bw growth end it");
 
 /*
- * With fair_startup_loss, the fewest packets a round in STARTUP must lose to
+ * The fewest packets a lossy round in STARTUP must lose to
  * end it: a handful of losses early in STARTUP, when a round carries few
  * packets, can be well over loss_thresh without saying the pipe is full.
  */
@@ -160,7 +148,7 @@ BBR_PARAM(fair_startup_loss, 1, 0, 1,
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
- * With fair_probe_rtt_sync, a grid boundary expires min_rtt only if it is
+ * A boundary of the PROBE_RTT grid expires min_rtt only if it is
  * more than this after the filter's stamp (the last dip), seconds: half
  * the filter's window (which must stay below the whole window).
  */
@@ -183,9 +171,6 @@ struct bbr_a_fair_params {
 	u16	hi_beta_pm;
 	u16	compete_beta_pm;
 	u16	probe_rtt_pm;
-	u8	hi;
-	u8	probe_rtt_sync;
-	u8	slow_budget;
 	u8	probe_rtt_min;
 };
 
@@ -232,8 +217,6 @@ struct bbr_a_fair_event_params {
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
-	u8	compete_recut;
-	u8	startup_loss;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -257,13 +240,10 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 
 	p->queue_us = bbr_param(fair_queue_us);
 	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
-	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
-	p->slow_budget = bbr_param(fair_slow_budget);
 	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
 	p->loss_thresh = bbr_param(loss_thresh);
-	p->hi = bbr_param(fair_hi);
 	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
 	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
 	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
@@ -280,8 +260,6 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
-	e->compete_recut = bbr_param(fair_compete_recut);
-	e->startup_loss = bbr_param(fair_startup_loss);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -394,8 +372,6 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	u32 hi;
 
-	if (!p->hi)
-		return bw;
 	hi = bbr_a_fair_bound(sk, p);
 	if (!hi)
 		return bw;
@@ -454,7 +430,7 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 }
 
 /*
- * A lossy round in STARTUP: with fair_startup_loss, one that lost at least
+ * A lossy round in STARTUP: one that lost at least
  * BBR_A_FAIR_STARTUP_LOSSES packets says the pipe and its buffer are full,
  * and STARTUP ends (bbr_check_drain hands over to DRAIN) with the bw it
  * has, rather than doubling inflight into the full buffer until three
@@ -463,20 +439,16 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 static __always_inline void bbr_a_fair_startup_lossy(struct sock *sk, u32 lost)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_a_fair_event_params e;
 
-	if (lost < BBR_A_FAIR_STARTUP_LOSSES)
-		return;
-	bbr_a_fair_event_load(&e);
-	if (e.startup_loss)
+	if (lost >= BBR_A_FAIR_STARTUP_LOSSES)
 		bbr->full_bw_reached = 1;
 }
 
 /*
  * A round ends: the loss round's verdict, which in STARTUP may end it
- * (bbr_a_fair_startup_lossy). With fair_compete_recut, a lossy round while
- * competing, inside a recovery whose cut is over two srtts old, cuts the
- * bound again from where it is (bbr_a_recut_due): a new cut would otherwise
+ * (bbr_a_fair_startup_lossy). A lossy round while competing, inside a
+ * recovery whose cut is over two srtts old, cuts the bound again from
+ * where it is (bbr_a_recut_due): a new cut would otherwise
  * wait for the recovery's end, and heavy losses can hold TCP in one
  * recovery for many seconds while the law regrows the bound and cwnd with
  * it.
@@ -487,7 +459,6 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	struct bbr_a_fair_event_params e;
 	u32 lost = tcp_sk(sk)->lost - f->loss.lost;
 	u32 x;
 
@@ -495,11 +466,8 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 					p->loss_thresh);
 	if (f->lossy && bbr->mode == BBR_STARTUP)
 		bbr_a_fair_startup_lossy(sk, lost);
-	if (!f->lossy || !f->compete || !f->hi_valid || !p->hi ||
+	if (!f->lossy || !f->compete || !f->hi_valid ||
 	    bbr->mode != BBR_PROBE_BW)
-		return;
-	bbr_a_fair_event_load(&e);
-	if (!e.compete_recut)
 		return;
 	if (!bbr_a_recut_due(f->lossy,
 			     inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
@@ -543,7 +511,7 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
 
 /*
  * A congestion event: a fast recovery begins (rto false) or an RTO fired.
- * With fair_hi, a recovery in PROBE_BW while the queue is high, or any RTO,
+ * A recovery in PROBE_BW while the queue is high, or any RTO,
  * cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
  * window that bw fills sets how fast it regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
@@ -568,8 +536,6 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
 	bbr->priv1 = 0;
-	if (!p->hi)
-		return;
 	bbr_a_fair_event_load(&e);
 	if (!rto && (bbr->mode != BBR_PROBE_BW ||
 		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
@@ -658,7 +624,7 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * bound if higher, the bound no higher than the rate it was last cut
 	 * from (bbr_a_compete_start).
 	 */
-	if (f->compete && p->hi && !was)
+	if (f->compete && !was)
 		bbr_a_fair_epoch(sk, p,
 				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
 						     bbr_a_fair_bound(sk, p),
@@ -696,7 +662,7 @@ static __always_inline u32 bbr_a_fair_grid_phase(u32 now, u32 win)
 }
 
 /*
- * Has the min_rtt filter expired? With fair_probe_rtt_sync, at a boundary of
+ * Has the min_rtt filter expired? At a boundary of
  * the wall clock's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
  * dipping at its own time never drain the queue they share, since each
  * dip's floor is more than the flow's share of it, while the same dips
@@ -714,8 +680,6 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 	u32 win = bbr_min_rtt_win_sec * HZ;
 	u32 now = tcp_jiffies32;
 
-	if (!bbr_a_fair_params(c)->probe_rtt_sync)
-		return bbr_min_rtt_win_expired(sk);
 	if ((s32)(now - bbr->min_rtt_stamp - age) <= 0)
 		return false;
 	return bbr_a_grid_expired(now, bbr->min_rtt_stamp, age, win,
@@ -723,36 +687,36 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 }
 
 /*
- * With fair_slow_budget, x in proportion to the packets a slow flow's bw
- * fills in fair_pkts_rate_us, whole at fair_cwnd_pkts and above
- * (bbr_a_budget_by_rate); x otherwise.
+ * x in proportion to the packets a slow flow's bw fills in
+ * fair_pkts_rate_us, whole at fair_cwnd_pkts and above
+ * (bbr_a_budget_by_rate); with fair_pkts_rate_us 0, x.
  */
 static __always_inline u32
 bbr_a_fair_slow_share(const struct bbr_a_fair_params *p, u32 x, u32 bw)
 {
-	if (!p->slow_budget || !p->pkts_rate_us)
+	if (!p->pkts_rate_us)
 		return x;
 	return bbr_a_budget_by_rate(x, (u64)bw * p->pkts_rate_us,
 				    p->cwnd_pkts, BW_SCALE);
 }
 
 /*
- * With fair_probe_rtt_sync a lower min_rtt does not move the filter's stamp,
+ * A lower min_rtt does not move the filter's stamp,
  * which then says when the flow last dipped (or began): each flow dips at
  * the first boundary of the grid more than 5 s after its last dip, and the
  * host's flows, whatever lower RTTs each found in between, at the same
  * boundaries; a flow that found one in the last 5 s before a boundary
  * would otherwise skip it and dip alone 10 s later.
  */
-static __always_inline bool bbr_a_fair_min_rtt_restamp(const struct bbr_ctx *c)
+static __always_inline bool bbr_a_fair_min_rtt_restamp(void)
 {
-	return !bbr_a_fair_params(c)->probe_rtt_sync;
+	return false;
 }
 
 /*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
  * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
- * not left nearly idle for the dip's 200 ms; with fair_slow_budget, a share
+ * not left nearly idle for the dip's 200 ms; for a slow flow, a share
  * that shrinks with the flow's rate below fair_cwnd_pkts packets in
  * fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows dipping
  * together on the grid drain their queue only at their floors, while two
@@ -953,7 +917,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 }
 
 /*
- * The cwnd target's budgets. With fair_slow_budget, a slow flow in PROBE_BW
+ * The cwnd target's budgets. A slow flow in PROBE_BW
  * (one whose bw fills fewer than fair_cwnd_pkts packets in
  * fair_pkts_rate_us, one of many) gets BBRv1's in proportion to the packets
  * it fills there (bbr_a_budget_by_rate): the quantisation budget, three TSO
