@@ -14,7 +14,7 @@
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
  *    at the same x (Vegas' equilibrium). For many flows of its own kind:
  *    a slow flow (one whose bw sends fewer than fair_cwnd_pkts packets in
- *    fair_pkts_rate_us, as one of many does) queues the geometric mean of
+ *    10 ms, as one of many does) queues the geometric mean of
  *    the two instead. The target sizes by the flow's average delivery
  *    rate, not the max filter: the filter's excess over the rate times
  *    min_rtt adds up over many flows, and a flow that kept it only above
@@ -29,28 +29,28 @@
  *    inflight would last until a loss;
  *  - phase 0 probes with Pup whatever the queue; phase 1 drains with
  *    Pdown while the queueing delay this ACK saw, rtt - min_rtt, exceeds
- *    fair_queue_us, or the flow is lossy;
+ *    2 ms, or the flow is lossy;
  *  - phi is the ratio of queueing delays (rtt - min_rtt) / (rtt_max -
- *    min_rtt), which flows on one bottleneck share whatever
- *    their base RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer
- *    the base RTT;
+ *    min_rtt), which flows on one bottleneck share whatever their base
+ *    RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer the base
+ *    RTT;
  *  - rtt_max is taken in PROBE_BW only, and a peak fades: after each 10 s
  *    window without a larger sample its queueing part halves, and it is
- *    never taken as less than fair_queue_us above min_rtt.
+ *    never taken as less than 2 ms above min_rtt.
  *
  * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules
  * (docs/coexistence.md):
  *
  *  - a bound on bw learned from loss: at the start of a fast recovery
- *    while the queue is in the upper part of its recent range
- *    (queueing delays' phi >= fair_hi_phi_pm), or at an RTO, the bw the flow
+ *    while the queue is in the upper half of its recent range
+ *    (queueing delays' phi >= 0.5), or at an RTO, the bw the flow
  *    paces at and sizes cwnd by is cut to (1 - beta) of what it was, and the
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
  *    are not taken as congestion. When the queueing delay at the loss
- *    says the buffer is shallower than the allowances (under
- *    fair_hi_shallow_us), the cut comes off the cwnd target's queue
+ *    says the buffer is shallower than the allowances (under 7 ms), the
+ *    cut comes off the cwnd target's queue
  *    allowance instead, the same number of packets for flows at the same
  *    rate, and the pacing rate stays the model's, so that the buffer
  *    stays busy after a cut;
@@ -67,19 +67,17 @@
  *    recovery or an RTO began) since the dip before it, or the floor moved
  *    within the row; a queue that stands still with no drop is a path that
  *    grew longer (a route change), whose RTT becomes the base
- *    (bbr_a_compete_dip). Until later
- *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a row),
- *    the probe gains are BBRv1's and the bw the cwnd target is sized
- *    by is the bound itself, so that the target is a window that follows
- *    CUBIC's law at one base RTT for every flow plus the queueing delay
- *    (fair_compete_rtt_us; 0: at the flow's srtt), cut at a loss as
- *    CUBIC cuts (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit
- *    the flows together, a window that regrows to its last maximum in
- *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
- *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
- *    against many of them. A lossy round inside a recovery whose cut is
- *    over two srtts old cuts the bound again: TCP
- *    starts no new recovery while losses go on.
+ *    (bbr_a_compete_dip). Until later PROBE_RTTs find the queue drained
+ *    (fair_compete_clear_dips in a row), the probe gains are BBRv1's and
+ *    the bw the cwnd target is sized by is the bound itself, so that the
+ *    target is a window that follows CUBIC's law at one base RTT for
+ *    every flow (10 ms) plus the queueing delay, cut at a loss as CUBIC
+ *    cuts (0.3): with losses that hit the flows together, a window that
+ *    regrows to its last maximum in K = cbrt(beta W / 0.4) holds a W in
+ *    proportion to 1 / beta, so the gentler cut of 0.1 used otherwise
+ *    would be worth several CUBIC flows against many of them. A lossy
+ *    round inside a recovery whose cut is over two srtts old cuts the
+ *    bound again: TCP starts no new recovery while losses go on.
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
  * quarters) rather than 4 packets: the dip still drains the flow's own
@@ -87,8 +85,9 @@
  *
  * For many slow flows: the min_rtt filter expires on a 10 s grid of the
  * wall clock, which hosts share, so that the flows dip at once; a slow
- * flow's cwnd budgets and PROBE_RTT share shrink with its rate; and PROBE_RTT may hold as few as 2 packets
- * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
+ * flow's cwnd budgets and PROBE_RTT share shrink with its rate; and
+ * PROBE_RTT may hold as few as 2 packets, so that a hundred dips together
+ * drain the queue.
  * A competitor is assumed only after three dips in a row left a queue
  * (fair_compete_dips): while the start of a hundred flows settles, their
  * first two dips can both leave one.
@@ -102,40 +101,18 @@
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
-BBR_PARAM(fair_queue_us, 2000, 100, 100000,
-	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
-BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
-	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
-BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
-	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
-	  "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
+	  "bbr_a_fair: queueing time each flow's PROBE_BW cwnd target allows above its BDP, us; lower it for less delay, raise it for throughput where the path needs more queue (both allowances 0: BBRv1's 2 BDP)");
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
-	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
-
-BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
-	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
-
-BBR_PARAM(fair_hi_cut_us, 30000, 0, 1000000,
-	  "bbr_a_fair: for a cut fair_hi_shallow_us takes off the queue allowance, the RTT it is taken at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
-BBR_PARAM(fair_hi_shallow_us, 7000, 0, 1000000,
-	  "bbr_a_fair: with no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this comes off the cwnd target's queue allowance, not the pacing rate, until the bound's next epoch, us; 0 off");
-BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
-	  "bbr_a_fair: CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
-BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
-	  "bbr_a_fair: a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
-BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
-	  "bbr_a_fair: a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
-BBR_PARAM(fair_compete_rtt_us, 10000, 0, 1000000,
-	  "bbr_a_fair: a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
+	  "bbr_a_fair: packets each flow's PROBE_BW cwnd target adds, the same for every flow (Vegas' alpha); lower it for less queue with many flows, raise it to pull flows to equal rates harder");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
-	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
-BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
-	  "bbr_a_fair: CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
+	  "bbr_a_fair: queueing delay a PROBE_RTT must leave before a competitor that does not yield to delay is assumed, us (0: never); raise it on paths whose RTT varies more than this");
 BBR_PARAM(fair_compete_dips, 3, 1, 3,
-	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us, with a drop of the buffer since the one before them or a floor that moved among them, before a competitor is assumed (1: a drop only)");
+	  "bbr_a_fair: PROBE_RTTs in a row that must leave that queue before a competitor is assumed; fewer find one sooner but may take many flows of its own kind for one");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
-	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
+	  "bbr_a_fair: PROBE_RTTs in a row that must find the queue drained before a competitor is assumed gone; fewer return to the delay-based rules sooner but may do so while it is still there");
+BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
+	  "bbr_a_fair: cwnd PROBE_RTT holds, per mille of the flow's BDP (0: 2 packets); lower it to drain a shared queue deeper at the cost of throughput while the dip lasts");
 
 /*
  * The fewest packets a lossy round in STARTUP must lose to
@@ -156,22 +133,13 @@ static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
 /*
  * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
- * when a congestion event begins or PROBE_RTT ends are in struct
- * bbr_a_fair_event_params, read once per such event.
+ * when PROBE_RTT ends are in struct bbr_a_fair_event_params, read once then.
  */
 struct bbr_a_fair_params {
-	u32	queue_us;
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
-	u32	hi_rtt_us;
-	u32	hi_cut_us;
-	u32	pkts_rate_us;
-	u32	compete_rtt_us;
-	u16	hi_beta_pm;
-	u16	compete_beta_pm;
-	u16	probe_rtt_pm;
-	u8	probe_rtt_min;
+	u32	probe_rtt_pm;
 };
 
 /*
@@ -207,13 +175,8 @@ struct bbr_a_fair_state {
 		bw_short:10;		/* 1 - avg / max bw, 1/1024 */
 };
 
-/*
- * bbr_a_fair's parameters for a congestion event, the end of PROBE_RTT or a
- * lossy round while competing.
- */
+/* bbr_a_fair's parameters for the end of PROBE_RTT. */
 struct bbr_a_fair_event_params {
-	u32	hi_phi_pm;
-	u32	hi_shallow_us;
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
@@ -238,25 +201,15 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 {
 	struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 
-	p->queue_us = bbr_param(fair_queue_us);
-	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
-	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
 	p->loss_thresh = bbr_param(loss_thresh);
-	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
-	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
-	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
-	p->compete_rtt_us = bbr_param(fair_compete_rtt_us);
-	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
-	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
+	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 }
 
 static __always_inline void
 bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 {
-	e->hi_phi_pm = bbr_param(fair_hi_phi_pm);
-	e->hi_shallow_us = bbr_param(fair_hi_shallow_us);
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
@@ -276,43 +229,60 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 }
 
 /*
+ * The RTT a bound cut with no competitor flagged regrows at, us: one RTT
+ * for every flow, whatever its own, so that flows of different RTTs regain
+ * rate alike (RTT-fair). 20 ms holds a CUBIC flow its share at 0.5 BDP of
+ * 20 ms and behind CoDel; 15 ms gave CUBIC more, 25 ms left bbr_a_fair
+ * under its share in shallow tail-drop buffers (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_rtt_us = 20000;
+
+/*
+ * The base RTT a bound cut while a competitor is flagged regrows at, us: a
+ * CUBIC flow of this base RTT on the same bottleneck, the queueing delay
+ * included (bbr_a_law_rtt). 10 ms, a short flow's: at its own srtt a long
+ * flow kept about a quarter of the link against a short CUBIC flow.
+ */
+static const u32 bbr_a_fair_compete_rtt_us = 10000;
+
+/*
+ * The bound's cut at a congestion loss (CUBIC's beta), per mille. With no
+ * competitor flagged 100: gentler cuts (50, 30) raised utilisation at 0.1
+ * BDP of its own kind but cost fairness there. While a competitor is
+ * flagged 300, CUBIC's own: with 100 one flow held about three CUBIC
+ * flows' worth against four of them (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_beta_pm = 100;
+static const u32 bbr_a_fair_compete_beta_pm = 300;
+
+/*
  * The RTT the bound's regrowth law is taken at. For a law begun while a
  * competitor kept the queue: the RTT of a flow of base RTT
- * fair_compete_rtt_us on this bottleneck, the same base for every flow plus
- * the queueing delay that srtt shows above the path's RTT
+ * bbr_a_fair_compete_rtt_us on this bottleneck, the same base for every
+ * flow plus the queueing delay that srtt shows above the path's RTT
  * (bbr_a_compete_base). The flows then regain rate alike whatever their
  * base RTTs (at its own srtt, a long flow regrows slower than a short CUBIC
  * flow and keeps less), and in a deep buffer, whose queue sets every flow's
- * RTT, no faster than a CUBIC flow. Else fair_hi_rtt_us, one RTT for every
- * flow. Either set to 0: the flow's srtt, as a CUBIC flow on its path.
+ * RTT, no faster than a CUBIC flow. Else bbr_a_fair_hi_rtt_us, one RTT for
+ * every flow.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
-					      const struct bbr_a_fair_params *p,
 					      bool compete)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 srtt_us = tcp_sk(sk)->srtt_us >> 3;
 
 	if (!compete)
-		return p->hi_rtt_us ?: srtt_us;
-	if (!p->compete_rtt_us)
-		return srtt_us;
-	return bbr_a_law_rtt(srtt_us,
+		return bbr_a_fair_hi_rtt_us;
+	return bbr_a_law_rtt(tcp_sk(sk)->srtt_us >> 3,
 			     bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)),
 						bbr->priv16),
-			     p->compete_rtt_us);
+			     bbr_a_fair_compete_rtt_us);
 }
 
-/*
- * The bound's cut (CUBIC's beta), per mille: fair_compete_beta_pm for a law
- * begun while a competitor kept the queue, if set, else fair_hi_beta_pm.
- */
-static __always_inline u32 bbr_a_fair_beta(const struct bbr_a_fair_params *p,
-					   bool compete)
+/* The bound's beta, per mille, for a law begun while competing or not. */
+static __always_inline u32 bbr_a_fair_beta(bool compete)
 {
-	if (p->compete_beta_pm && compete)
-		return p->compete_beta_pm;
-	return p->hi_beta_pm;
+	return compete ? bbr_a_fair_compete_beta_pm : bbr_a_fair_hi_beta_pm;
 }
 
 /*
@@ -338,8 +308,7 @@ static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
  * ran on with others. The RTT itself is read again at every ACK, as srtt
  * moves.
  */
-static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
-					    const struct bbr_a_fair_params *p)
+static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 t_ms, cubic, beta;
@@ -347,13 +316,13 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	beta = bbr_a_fair_beta(p, f->hi_compete);
+	beta = bbr_a_fair_beta(f->hi_compete);
 	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, beta);
 	if (!cubic)
 		return 0;
 	return max(cubic,
 		   bbr_a_reno_bound(f->hi_max, t_ms,
-				    bbr_a_fair_law_rtt(sk, p, f->hi_compete),
+				    bbr_a_fair_law_rtt(sk, f->hi_compete),
 				    beta));
 }
 
@@ -369,10 +338,8 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 					 const struct bbr_ctx *c, u32 bw)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	u32 hi;
+	u32 hi = bbr_a_fair_bound(sk);
 
-	hi = bbr_a_fair_bound(sk, p);
 	if (!hi)
 		return bw;
 	return bbr_a_fair_state(sk)->compete ? hi : min(bw, hi);
@@ -383,9 +350,10 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
  * unless the bound was last cut in a shallow buffer (hi_shallow, no
  * competitor flagged); then the model's, the cut coming off the cwnd
  * target's queue allowance (bbr_a_fair_cwnd_target), so that it takes
- * inflight down towards the BDP rather than the rate below the link's. While competing, the bound but
- * no more than twice the model's (bbr_a_compete_pace_bw): the window sets
- * the rate, and pacing still spreads its bursts.
+ * inflight down towards the BDP rather than the rate below the link's.
+ * While competing, the bound but no more than twice the model's
+ * (bbr_a_compete_pace_bw): the window sets the rate, and pacing still
+ * spreads its bursts.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -407,9 +375,8 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
  * grows from there (past_k true). Not cut in a shallow buffer until
  * bbr_a_fair_congestion says so.
  */
-static __always_inline void bbr_a_fair_epoch(struct sock *sk,
-					     const struct bbr_a_fair_params *p,
-					     u32 x, bool past_k)
+static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
+					     bool past_k)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
@@ -417,8 +384,8 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	u64 w, k;
 
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
-	w = (u64)x * bbr_a_fair_law_rtt(sk, p, compete) >> BW_SCALE;
-	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(p, compete) * 2500000),
+	w = (u64)x * bbr_a_fair_law_rtt(sk, compete) >> BW_SCALE;
+	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(compete) * 2500000),
 		    1, BBR_A_FAIR_HI_K_MAX);
 	f->hi_max = x;
 	f->hi_k_ms = k;
@@ -474,13 +441,39 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 			     jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp),
 			     tcp_sk(sk)->srtt_us >> 3))
 		return;
-	x = bbr_a_fair_bound(sk, p);
+	x = bbr_a_fair_bound(sk);
 	if (x) {
-		bbr_a_fair_epoch(sk, p, x, false);
+		bbr_a_fair_epoch(sk, x, false);
 		bbr->priv1 = 1;
 	}
 	bbr->priv2 = 0;
 }
+
+/*
+ * The queueing delay (rtt - min_rtt) above which the flow counts as queued,
+ * us: phase 1 drains while this ACK's exceeds it, and phi's denominator
+ * counts at least this much queue. 2 ms, under the 5 ms queue allowance
+ * (an earlier drain, at 1 ms, gained nothing at 0.1 BDP: docs/fairness.md).
+ */
+static const u32 bbr_a_fair_queue_us = 2000;
+
+/*
+ * A fast recovery is a congestion loss, which cuts the bound, if the
+ * queueing delays' phi is at least this, per mille: the queue in the upper
+ * half of its recent range, so that random losses at a low queue are not
+ * taken as congestion.
+ */
+static const u32 bbr_a_fair_hi_phi_pm = 500;
+
+/*
+ * A cut at a fast recovery whose queueing delay was below this, us, comes
+ * off the queue allowance (hi_shallow), not the rate: the buffer is then
+ * shallower than the flows' allowances, and a cut in rate leaves the link
+ * idle until the bound regrows. 7 ms: 0.1 BDP of 50 ms (5 ms) counts as
+ * shallow, 0.5 BDP of 20 ms (10 ms) does not; 9 ms was within the seeds'
+ * spread of it (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_shallow_us = 7000;
 
 /* This ACK's RTT sample, or srtt if it has none. */
 static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
@@ -491,22 +484,20 @@ static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
 
 /*
  * Is the queue in the upper part of its recent range: the queueing delays'
- * phi of this ACK's RTT (or srtt) at least fair_hi_phi_pm?
+ * phi of this ACK's RTT (or srtt) at least bbr_a_fair_hi_phi_pm?
  */
 static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
-						  const struct bbr_ctx *c,
-						  u32 phi_pm)
+						  const struct bbr_ctx *c)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt = bbr_a_fair_ack_rtt(sk, c);
-	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + bbr_a_fair_queue_us);
 
 	if (rtt <= bbr->min_rtt_us)
-		return !phi_pm;
+		return false;
 	return (u64)(rtt - bbr->min_rtt_us) * 1000 >=
-	       (u64)(top - bbr->min_rtt_us) * phi_pm;
+	       (u64)(top - bbr->min_rtt_us) * bbr_a_fair_hi_phi_pm;
 }
 
 /*
@@ -516,34 +507,31 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
  * window that bw fills sets how fast it regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
  * flow's share: DRAIN already gives it back. A recovery whose queueing
- * delay was below fair_hi_shallow_us overflowed a buffer shallower than
- * the flows' queue allowances: their cwnd targets do not bind there, a cut
- * in rate leaves the link idle until the bound regrows, and one in the
- * allowance stops the overflow (bbr_a_fair_cwnd_target). The queueing delay all
- * flows see at the full buffer is the same, so flows of any RTT choose
- * alike.
+ * delay was below bbr_a_fair_hi_shallow_us overflowed a buffer shallower
+ * than the flows' queue allowances: their cwnd targets do not bind there,
+ * a cut in rate leaves the link idle until the bound regrows, and one in
+ * the allowance stops the overflow (bbr_a_fair_cwnd_target). The queueing
+ * delay all flows see at the full buffer is the same, so flows of any RTT
+ * choose alike.
  */
 static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  bool rto)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	struct bbr_a_fair_event_params e;
 	u32 x, rtt, base;
 
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
 	bbr->priv1 = 0;
-	bbr_a_fair_event_load(&e);
 	if (!rto && (bbr->mode != BBR_PROBE_BW ||
-		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
+		     !bbr_a_fair_queue_high(sk, c)))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
 	if (!x)
 		return;
-	bbr_a_fair_epoch(sk, p, x, false);
+	bbr_a_fair_epoch(sk, x, false);
 	bbr->priv1 = 1;
 	/*
 	 * The queueing delay is taken above the lower of min_rtt and the
@@ -553,7 +541,7 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	base = min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk)));
 	rtt = bbr_a_fair_ack_rtt(sk, c);
 	f->hi_shallow = !rto && !f->compete && rtt && base != ~0U &&
-			rtt - min(rtt, base) < e.hi_shallow_us;
+			rtt - min(rtt, base) < bbr_a_fair_hi_shallow_us;
 }
 
 /*
@@ -574,7 +562,7 @@ static __always_inline void bbr_a_fair_undo(struct sock *sk,
 
 	bbr->priv2 = BBR_A_DIPS_MAX;
 	if (bbr->priv1 && f->hi_valid)
-		bbr_a_fair_epoch(sk, bbr_a_fair_params(c), f->hi_max, true);
+		bbr_a_fair_epoch(sk, f->hi_max, true);
 	bbr->priv1 = 0;
 }
 
@@ -597,7 +585,6 @@ static __always_inline void bbr_a_fair_undo(struct sock *sk,
 static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_compete t = {
@@ -625,9 +612,9 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * from (bbr_a_compete_start).
 	 */
 	if (f->compete && !was)
-		bbr_a_fair_epoch(sk, p,
+		bbr_a_fair_epoch(sk,
 				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
-						     bbr_a_fair_bound(sk, p),
+						     bbr_a_fair_bound(sk),
 						     f->hi_max), false);
 }
 
@@ -687,16 +674,22 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 }
 
 /*
+ * A slow flow, one of many sharing the link, is one whose bw sends fewer
+ * than fair_cwnd_pkts packets in this time, us: its packet allowance, its
+ * cwnd budgets and its PROBE_RTT share shrink with its rate. 10 ms: with
+ * 32 packets of 1448 bytes, below about 37 Mbit/s (12 ms before 0.17.0).
+ */
+static const u32 bbr_a_fair_pkts_rate_us = 10000;
+
+/*
  * x in proportion to the packets a slow flow's bw fills in
- * fair_pkts_rate_us, whole at fair_cwnd_pkts and above
- * (bbr_a_budget_by_rate); with fair_pkts_rate_us 0, x.
+ * bbr_a_fair_pkts_rate_us, whole at fair_cwnd_pkts and above
+ * (bbr_a_budget_by_rate).
  */
 static __always_inline u32
 bbr_a_fair_slow_share(const struct bbr_a_fair_params *p, u32 x, u32 bw)
 {
-	if (!p->pkts_rate_us)
-		return x;
-	return bbr_a_budget_by_rate(x, (u64)bw * p->pkts_rate_us,
+	return bbr_a_budget_by_rate(x, (u64)bw * bbr_a_fair_pkts_rate_us,
 				    p->cwnd_pkts, BW_SCALE);
 }
 
@@ -714,19 +707,27 @@ static __always_inline bool bbr_a_fair_min_rtt_restamp(void)
 }
 
 /*
+ * The least cwnd PROBE_RTT holds, packets: 2, not BBRv1's 4, since a
+ * hundred flows of 1 Mbit/s dipping together at 4 packets each (more than
+ * a 10 ms flow's BDP) leave a queue the competitor test takes for a
+ * loss-based flow's.
+ */
+static const u32 bbr_a_fair_probe_rtt_min = 2;
+
+/*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
- * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
- * not left nearly idle for the dip's 200 ms; for a slow flow, a share
- * that shrinks with the flow's rate below fair_cwnd_pkts packets in
- * fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows dipping
- * together on the grid drain their queue only at their floors, while two
- * fast ones dipping together leave the link idle for all they do not hold.
- * The flow's own queue still drains as long as the share of the max
- * filter's bw stays below the rate the flow gets: at half (BBRv2's) the
- * filter would have to read twice that rate, at 900 per mille (the most
- * the parameter allows) a ninth more. min_rtt has just been
- * retaken with the queue in it (its filter expired), so the BDP is taken at
- * the lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
+ * flow's BDP rather than bbr_a_fair_probe_rtt_min packets, so that the
+ * link is not left nearly idle for the dip's 200 ms; for a slow flow, a
+ * share that shrinks with the flow's rate below fair_cwnd_pkts packets in
+ * bbr_a_fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows
+ * dipping together on the grid drain their queue only at their floors,
+ * while two fast ones dipping together leave the link idle for all they do
+ * not hold. The flow's own queue still drains as long as the share of the
+ * max filter's bw stays below the rate the flow gets: at half (BBRv2's)
+ * the filter would have to read twice that rate, at 900 per mille (the
+ * most the parameter allows) a ninth more. min_rtt has just been retaken
+ * with the queue in it (its filter expired), so the BDP is taken at the
+ * lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
  * With no RTT known at all (both ~0U) the share is huge and PROBE_RTT cuts
  * nothing; a bw sample comes with an RTT, so a flow with a bw has one.
  */
@@ -738,11 +739,11 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 	u32 bw = bbr_bw(sk);
 
 	if (!p->probe_rtt_pm)
-		return p->probe_rtt_min;
+		return bbr_a_fair_probe_rtt_min;
 	return bbr_a_bdp_share(bw,
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
 			       bbr_a_fair_slow_share(p, p->probe_rtt_pm, bw),
-			       BW_SCALE, p->probe_rtt_min);
+			       BW_SCALE, bbr_a_fair_probe_rtt_min);
 }
 
 /*
@@ -756,7 +757,6 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      const struct rate_sample *rs)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
@@ -778,10 +778,10 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	if (unlikely(bbr_a_fair_expired(sk))) {
 		f->hi_valid = 0;
 		if (f->compete) {
-			x = bbr_a_fair_beta(p, f->hi_compete);
+			x = bbr_a_fair_beta(f->hi_compete);
 			x = bbr_a_cubic_continue(f->hi_max, x, bbr_bw(sk));
 			if (x)
-				bbr_a_fair_epoch(sk, p, x, true);
+				bbr_a_fair_epoch(sk, x, true);
 		}
 	}
 	if (bbr->mode != BBR_PROBE_BW)
@@ -823,8 +823,8 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
-	queued = rtt_us > bbr->min_rtt_us + p->queue_us;
-	rtt_max = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+	queued = rtt_us > bbr->min_rtt_us + bbr_a_fair_queue_us;
+	rtt_max = max(f->rtt_max_us, bbr->min_rtt_us + bbr_a_fair_queue_us);
 	bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
 
 	if (bbr->cycle_idx == 0) {
@@ -842,9 +842,17 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 }
 
 /*
+ * The RTT at which a cut in a shallow buffer comes off the queue allowance,
+ * us: (bw - bound) x this packets. 30 ms: with the target's floor at the
+ * bound's BDP, 0.1 BDP of its own kind kept its fairness and its
+ * retransmissions fell under 1 % at 30 and at 60 ms (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_cut_us = 30000;
+
+/*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
- * (with fair_pkts_rate_us, fewer for a slow flow).
+ * (fewer for a slow flow).
  * With no competitor flagged and a last loss round that was not lossy
  * (bbr_a_avg_target), bw is at most the recent average delivery rate: the
  * max filter's excess over a flow's share, times its min_rtt, would queue
@@ -873,7 +881,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 
 	/*
 	 * A bound last cut in a shallow buffer (hi_shallow): the cut comes off
-	 * the queue allowance only, as (bw - bound) x fair_hi_cut_us packets,
+	 * the queue allowance only, as (bw - bound) x bbr_a_fair_hi_cut_us,
 	 * the same for flows at the same rate whatever their RTT, and the
 	 * target stays at least one BDP at the bound. The flow paces at the
 	 * model's bw, which a cut no longer brings down, so each congestion
@@ -886,9 +894,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 
 		if (model > bw) {
 			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
-					       (p->hi_cut_us ?:
-						tcp_sk(sk)->srtt_us >> 3),
-					       BW_UNIT);
+					       bbr_a_fair_hi_cut_us, BW_UNIT);
 			floor = DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
 						 BW_UNIT);
 			bw = model;
@@ -898,18 +904,17 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = (u64)bbr->min_rtt_us + p->cwnd_queue_us;
 	/*
-	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
-	 * its allowance in that time (one of many sharing the link) queues
-	 * the geometric mean of the two: N such flows keep a queue that grows
-	 * as sqrt(N), not N, and the allowance still pulls equal rates. One
-	 * flow against one loss-based competitor keeps the whole allowance
-	 * where its rate fills it in that time (the default 12 ms: above
-	 * about 31 Mbit/s of 1448-byte packets); on slower links it too
-	 * counts as slow. This test uses the bw after the average.
+	 * A flow whose rate fills fewer packets than its allowance in
+	 * bbr_a_fair_pkts_rate_us (one of many sharing the link) queues the
+	 * geometric mean of the two: N such flows keep a queue that grows as
+	 * sqrt(N), not N, and the allowance still pulls equal rates. One flow
+	 * against one loss-based competitor keeps the whole allowance where
+	 * its rate fills it in that time (10 ms: above about 37 Mbit/s of
+	 * 1448-byte packets); on slower links it too counts as slow. This
+	 * test uses the bw after the average.
 	 */
-	if (p->pkts_rate_us)
-		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,
-					  BW_SCALE);
+	pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * bbr_a_fair_pkts_rate_us,
+				  BW_SCALE);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
 		target = max(target - min(target, cut), min(floor, target));
@@ -917,13 +922,13 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 }
 
 /*
- * The cwnd target's budgets. A slow flow in PROBE_BW
- * (one whose bw fills fewer than fair_cwnd_pkts packets in
- * fair_pkts_rate_us, one of many) gets BBRv1's in proportion to the packets
- * it fills there (bbr_a_budget_by_rate): the quantisation budget, three TSO
- * bursts plus two packets while probing, is six to eight packets at any
- * rate above 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw; for
- * a hundred flows of 1 Mbit/s these add up to more queue than their BDPs
+ * The cwnd target's budgets. A slow flow in PROBE_BW (one whose bw fills
+ * fewer than fair_cwnd_pkts packets in bbr_a_fair_pkts_rate_us, one of
+ * many) gets BBRv1's in proportion to the packets it fills there
+ * (bbr_a_budget_by_rate): the quantisation budget, three TSO bursts plus
+ * two packets while probing, is six to eight packets at any rate above
+ * 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw; for a
+ * hundred flows of 1 Mbit/s these add up to more queue than their BDPs
  * and allowances together, whatever the buffer. The flow's packet
  * allowance, the same for flows at the same rate, is then nearly all its
  * room. Scaled rather than dropped, the budgets do not step where a flow
@@ -955,7 +960,7 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 hi = bbr_a_fair_bound(sk, bbr_a_fair_params(c));
+	u64 hi = bbr_a_fair_bound(sk);
 
 	snap->rtt_max_us = f->rtt_max_us;
 	snap->round_lost = tp->lost - f->loss.lost;

@@ -188,8 +188,8 @@ static inline u32 bbr_a_isqrt(u64 x)
 }
 
 /*
- * bbr_a_fair's packet allowance (fair_pkts_rate_us) for a flow that fills
- * own packets (in 1/2^shift) in that time at its bw: pkts while own covers
+ * bbr_a_fair's packet allowance for a flow that fills own packets (in
+ * 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: pkts while own covers
  * them, else their geometric mean, floor(sqrt(pkts x own)). At equal rates
  * flows still get equal allowances, and allowance / rate still falls as the
  * rate grows, so the flows' pull to equal rates stays; the queue a slow flow
@@ -205,8 +205,8 @@ static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
 }
 
 /*
- * bbr_a_fair's cwnd budgets (fair_slow_budget) for a flow that fills own
- * packets (in 1/2^shift) in fair_pkts_rate_us at its bw: extra while own
+ * bbr_a_fair's cwnd budgets for a slow flow, one that fills own packets
+ * (in 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: extra while own
  * covers pkts, else extra x own / pkts, so that they shrink with the rate
  * below that and do not step where a flow turns slow. Where own < pkts <<
  * shift, own >> (shift - 10) is below pkts << 10 (at most about 2^24 for
