@@ -623,9 +623,9 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
  * hosts share (UTC, kept by NTP to within milliseconds, where a dip lasts
  * 200 ms and more), so that flows of one bottleneck dip together whichever
  * host they come from; a host whose clock is off dips on a phase of its
- * own, as all did before 0.22.0. Shared by the host's sockets, taken again
- * once a minute (jiffies do not count a suspend, and the wall clock may be
- * set) and when jiffies wrap (2^32 is not a multiple of the window).
+ * own. Shared by the host's sockets, taken again once a minute (jiffies
+ * do not count a suspend, and the wall clock may be set) and when jiffies
+ * wrap (2^32 is not a multiple of the window).
  */
 static u32 bbr_a_fair_grid_phase_val;
 static u32 bbr_a_fair_grid_phase_at;
@@ -677,7 +677,7 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
  * A slow flow, one of many sharing the link, is one whose bw sends fewer
  * than fair_cwnd_pkts packets in this time, us: its packet allowance, its
  * cwnd budgets and its PROBE_RTT share shrink with its rate. 10 ms: with
- * 32 packets of 1448 bytes, below about 37 Mbit/s (12 ms before 0.17.0).
+ * 32 packets of 1448 bytes, below about 37 Mbit/s.
  */
 static const u32 bbr_a_fair_pkts_rate_us = 10000;
 
