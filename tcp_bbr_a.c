@@ -1577,7 +1577,7 @@ static __always_inline bool bbr_hook_min_rtt_restamp(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_min_rtt_restamp(c);
+		return bbr_a_fair_min_rtt_restamp();
 	default:
 		return true;
 	}

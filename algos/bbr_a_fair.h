@@ -14,51 +14,46 @@
  *    alpha = x x (Q - Qa) packets at rate x, so flows whose caps bind end
  *    at the same x (Vegas' equilibrium). For many flows of its own kind:
  *    a slow flow (one whose bw sends fewer than fair_cwnd_pkts packets in
- *    fair_pkts_rate_us, as one of many does) queues the geometric mean of
+ *    10 ms, as one of many does) queues the geometric mean of
  *    the two instead. The target sizes by the flow's average delivery
- *    rate, not the max filter (fair_cwnd_avg=1): the filter's excess over
- *    the rate times min_rtt adds up over many flows, and a flow that kept
- *    it only above a rate (fair_cwnd_avg=2) queued more the longer its
- *    RTT, which held the longest of several RTT classes above that rate.
- *    While the flow's last PROBE_RTTs left a queue that no competitor
- *    flag explains yet, it keeps the max filter (fair_cwnd_avg=3): the
- *    average, held down by a buffer-filling flow's queue, would shrink
- *    its share before the competitor test has decided.
- *    An option, off by default: the packet term may shrink as the shared
- *    queue grows (fair_pkts_scale), which against CUBIC in shallow
- *    buffers costs bbr_a_fair its share;
+ *    rate, not the max filter: the filter's excess over the rate times
+ *    min_rtt adds up over many flows, and a flow that kept it only above
+ *    a rate queued more the longer its RTT, which held the longest of
+ *    several RTT classes above that rate. While the flow's last
+ *    PROBE_RTTs left a queue that no competitor flag explains yet, it
+ *    keeps the max filter: the average, held down by a buffer-filling
+ *    flow's queue, would shrink its share before the competitor test has
+ *    decided;
  *  - the probe-up phase also ends once the flow is cwnd-limited: a long-RTT
  *    flow's cap is below Pup x BDP, and a probe waiting for that much
  *    inflight would last until a loss;
- *  - phase 0 probes with Pup whatever the queue (fair_probe_hold=1: holds
- *    while queued); phase 1 drains with Pdown while the queueing delay this
- *    ACK saw, rtt - min_rtt, exceeds fair_queue_us, or the flow is lossy;
+ *  - phase 0 probes with Pup whatever the queue; phase 1 drains with
+ *    Pdown while the queueing delay this ACK saw, rtt - min_rtt, exceeds
+ *    2 ms, or the flow is lossy;
  *  - phi is the ratio of queueing delays (rtt - min_rtt) / (rtt_max -
- *    min_rtt) (fair_gains=2), which flows on one bottleneck share whatever
- *    their base RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer
- *    the base RTT;
+ *    min_rtt), which flows on one bottleneck share whatever their base
+ *    RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer the base
+ *    RTT;
  *  - rtt_max is taken in PROBE_BW only, and a peak fades: after each 10 s
  *    window without a larger sample its queueing part halves, and it is
- *    never taken as less than fair_queue_us above min_rtt.
+ *    never taken as less than 2 ms above min_rtt.
  *
  * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules
  * (docs/coexistence.md):
  *
- *  - a bound on bw learned from loss (fair_hi): at the start of a fast
- *    recovery while the queue is in the upper part of its recent range
- *    (queueing delays' phi >= fair_hi_phi_pm), or at an RTO, the bw the flow
+ *  - a bound on bw learned from loss: at the start of a fast recovery
+ *    while the queue is in the upper half of its recent range
+ *    (queueing delays' phi >= 0.5), or at an RTO, the bw the flow
  *    paces at and sizes cwnd by is cut to (1 - beta) of what it was, and the
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
- *    are not taken as congestion. As an option (fair_hi_pace=2) the cut
- *    comes off the cwnd target's queue allowance instead, the same number
- *    of packets for flows at the same rate, and the pacing rate stays the
- *    model's: a buffer shallower than the allowances then stays busy after
- *    a cut, but the rate is no longer held back for a loss-based flow.
- *    By default (fair_hi_shallow_us) the cut comes off the allowance only
- *    when the queueing delay at the loss says the buffer is that shallow
- *    (under 7 ms), and off the rate otherwise;
+ *    are not taken as congestion. When the queueing delay at the loss
+ *    says the buffer is shallower than the allowances (under 7 ms), the
+ *    cut comes off the cwnd target's queue
+ *    allowance instead, the same number of packets for flows at the same
+ *    rate, and the pacing rate stays the model's, so that the buffer
+ *    stays busy after a cut;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -72,36 +67,33 @@
  *    recovery or an RTO began) since the dip before it, or the floor moved
  *    within the row; a queue that stands still with no drop is a path that
  *    grew longer (a route change), whose RTT becomes the base
- *    (bbr_a_compete_dip). Until later
- *    PROBE_RTTs find the queue drained (fair_compete_clear_dips in a row),
- *    the probe gains are BBRv1's and the bw the cwnd target is sized
- *    by is the bound itself, so that the target is a window that follows
- *    CUBIC's law at one base RTT for every flow plus the queueing delay
- *    (fair_compete_rtt_us; 0: at the flow's srtt), cut at a loss as
- *    CUBIC cuts (fair_compete_beta_pm, CUBIC's 0.3): with losses that hit
- *    the flows together, a window that regrows to its last maximum in
- *    K = cbrt(beta W / 0.4) holds a W in proportion to 1 / beta, so the
- *    gentler cut of fair_hi_beta_pm would be worth several CUBIC flows
- *    against many of them. A lossy round inside a recovery whose cut is
- *    over two srtts old cuts the bound again (fair_compete_recut): TCP
- *    starts no new recovery while losses go on.
+ *    (bbr_a_compete_dip). Until later PROBE_RTTs find the queue drained
+ *    (fair_compete_clear_dips in a row), the probe gains are BBRv1's and
+ *    the bw the cwnd target is sized by is the bound itself, so that the
+ *    target is a window that follows CUBIC's law at one base RTT for
+ *    every flow (10 ms) plus the queueing delay, cut at a loss as CUBIC
+ *    cuts (0.3): with losses that hit the flows together, a window that
+ *    regrows to its last maximum in K = cbrt(beta W / 0.4) holds a W in
+ *    proportion to 1 / beta, so the gentler cut of 0.1 used otherwise
+ *    would be worth several CUBIC flows against many of them. A lossy
+ *    round inside a recovery whose cut is over two srtts old cuts the
+ *    bound again: TCP starts no new recovery while losses go on.
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
  * quarters) rather than 4 packets: the dip still drains the flow's own
  * queue, and the link is not left nearly idle while it lasts.
  *
  * For many slow flows: the min_rtt filter expires on a 10 s grid of the
- * wall clock, which hosts share, so that the flows dip at once
- * (fair_probe_rtt_sync);
- * a slow flow's cwnd budgets and PROBE_RTT share shrink with its rate
- * (fair_slow_budget); and PROBE_RTT may hold as few as 2 packets
- * (fair_probe_rtt_min), so that a hundred dips together drain the queue.
+ * wall clock, which hosts share, so that the flows dip at once; a slow
+ * flow's cwnd budgets and PROBE_RTT share shrink with its rate; and
+ * PROBE_RTT may hold as few as 2 packets, so that a hundred dips together
+ * drain the queue.
  * A competitor is assumed only after three dips in a row left a queue
  * (fair_compete_dips): while the start of a hundred flows settles, their
  * first two dips can both leave one.
  *
  * STARTUP also ends at a round that lost more than loss_thresh of its
- * packets (fair_startup_loss), as BBRv2's does: in a shallow buffer, the
+ * packets, and at least 8 of them, as BBRv2's does: in a shallow buffer, the
  * three rounds without bw growth BBRv1 waits for can be many more while
  * another flow's exit lets this one's bw go on growing, each of them
  * doubling inflight into a full buffer.
@@ -109,85 +101,21 @@
  * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
  */
 
-BBR_PARAM(fair_queue_us, 2000, 100, 100000,
-	  "bbr_a_fair: shared queueing delay (rtt - min_rtt) above which phase 0 holds and phase 1 drains, us; also the least queueing delay phi's denominator counts");
-BBR_PARAM(fair_probe_hold, 0, 0, 1,
-	  "bbr_a_fair: probe-up phase while queued: 1 hold at gain 1, 0 Pup anyway");
-BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
-	  "bbr_a_fair: PROBE_RTT holds cwnd at this share of the flow's BDP (bw x the lower of min_rtt and tcp_min_rtt), per mille, at least fair_probe_rtt_min packets; 0: fair_probe_rtt_min packets, as BBRv1");
-BBR_PARAM(fair_probe_rtt_min, 2, 2, 4,
-	  "bbr_a_fair: the least cwnd PROBE_RTT holds, packets (BBRv1's 4); a hundred flows dipping together at 4 packets each can leave a queue that looks like a competitor's");
-BBR_PARAM(fair_probe_rtt_sync, 1, 0, 1,
-	  "bbr_a_fair: 1 the min_rtt filter expires, and PROBE_RTT begins, on a 10 s grid of the wall clock (which hosts share), at the first boundary more than 5 s after the flow's last PROBE_RTT (or start; a lower min_rtt does not restart the window), so that the flows of hosts whose clocks agree dip together; 0 10 s after min_rtt was taken, as BBRv1");
-BBR_PARAM(fair_slow_budget, 1, 0, 1,
-	  "bbr_a_fair: 1 a slow flow (one whose bw fills fewer than fair_cwnd_pkts packets in fair_pkts_rate_us) in PROBE_BW adds BBRv1's ACK aggregation and quantisation budgets to its cwnd target only in proportion to the packets it fills there; its packet allowance already leaves it room, and holds at PROBE_RTT only that share of fair_probe_rtt_pm; 0 BBRv1's budgets and fair_probe_rtt_pm for every flow");
-BBR_PARAM(fair_cwnd_probe, 0, 0, 1,
-	  "bbr_a_fair: 1 the cwnd target scales min_rtt by a probing gain; 0 probing only fills the queueing allowance");
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
-	  "bbr_a_fair: PROBE_BW cwnd target bw x (min_rtt + this), us, the same queueing time for every flow; 0: BBRv1's 2 x bw x min_rtt");
+	  "bbr_a_fair: queueing time each flow's PROBE_BW cwnd target allows above its BDP, us; lower it for less delay, raise it for throughput where the path needs more queue (both allowances 0: BBRv1's 2 BDP)");
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
-	  "bbr_a_fair: packets added to the PROBE_BW cwnd target, the same number for every flow (Vegas' alpha)");
-
-BBR_PARAM(fair_cwnd_avg, 3, 0, 3,
-	  "bbr_a_fair: 1 the PROBE_BW cwnd target sizes by the flow's recent average delivery rate (an EWMA per round against the max filter) unless the last loss round was lossy, 0 by the max filter, 2 by the average only as far as the flow's bw fills fewer than fair_cwnd_pkts in fair_pkts_rate_us (with that 0, as 1), 3 as 1 but by the max filter while its last PROBE_RTTs left a queue and no competitor is flagged yet");
-
-BBR_PARAM(fair_pkts_scale, 0, 0, 1,
-	  "bbr_a_fair: 1 fair_cwnd_pkts shrinks by T / q once the shared queueing delay q (srtt - min_rtt) exceeds T (fair_pkts_scale_us), the same for every flow; 0 fixed");
-BBR_PARAM(fair_pkts_scale_us, 0, 0, 1000000,
-	  "bbr_a_fair: with fair_pkts_scale, the queueing delay T above which fair_cwnd_pkts shrinks, us; 0: fair_cwnd_queue_us");
-BBR_PARAM(fair_pkts_rate_us, 10000, 0, 1000000,
-	  "bbr_a_fair: fair_cwnd_pkts is at most the geometric mean of itself and the packets the flow sends in this time at its bw (a slow flow, one of many, queues fewer), us; 0 off");
-
-/* bbr_a_fair's probe gains (fair_gains) */
-enum {
-	BBR_A_FAIR_GAINS_PHI,	/* Pup/Pdown of phi = rtt / rtt_max */
-	BBR_A_FAIR_GAINS_BBR1,	/* BBRv1's 5/4 and 3/4 */
-	BBR_A_FAIR_GAINS_QUEUE,	/* Pup/Pdown of the queueing delays' phi */
-};
-
-/* where the loss-learned bound applies with no competitor flagged (fair_hi_pace) */
-enum {
-	BBR_A_FAIR_HI_CWND,	/* the cwnd target only */
-	BBR_A_FAIR_HI_BOTH,	/* the pacing rate and the cwnd target */
-	BBR_A_FAIR_HI_ALLOWANCE, /* the cwnd target's queue allowance only */
-};
-
-BBR_PARAM(fair_gains, 2, 0, 2,
-	  "bbr_a_fair: probe gains: 0 Pup/Pdown of rtt / rtt_max, 1 BBRv1's 5/4 and 3/4, 2 Pup/Pdown of the queueing delays (rtt - min_rtt) / (rtt_max - min_rtt)");
-
-BBR_PARAM(fair_hi, 1, 0, 1,
-	  "bbr_a_fair: 1 bound bw after congestion losses, regrowing by CUBIC's law; 0 no bound");
-BBR_PARAM(fair_hi_pace, 1, 0, 2,
-	  "bbr_a_fair: with fair_hi and no competitor flagged, 1 the bound caps the pacing rate and the cwnd target, 0 the cwnd target only, 2 the cwnd target's queue allowance only, by (bw - bound) x fair_hi_cut_us");
-BBR_PARAM(fair_hi_cut_us, 30000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=2 or a cut fair_hi_shallow_us takes so, the RTT the bound's cut is taken off the queue allowance at, (bw - bound) x this, us; 0: fair_hi_rtt_us");
-BBR_PARAM(fair_hi_shallow_us, 7000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi_pace=1 and no competitor flagged, a bound cut at a fast recovery whose queueing delay (rtt - the path's lowest RTT) was below this acts as with fair_hi_pace=2 until the bound's next epoch, us; 0 off");
-BBR_PARAM(fair_hi_beta_pm, 100, 0, 999,
-	  "bbr_a_fair: with fair_hi, CUBIC's beta for the bound (its cut at a congestion loss, K, regrowth), per mille (CUBIC's is 300)");
-BBR_PARAM(fair_hi_phi_pm, 500, 0, 1000,
-	  "bbr_a_fair: with fair_hi, a fast recovery is a congestion loss if the queueing delays' phi is at least this, per mille");
-BBR_PARAM(fair_hi_rtt_us, 20000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi, a bound cut with no competitor flagged regrows as a CUBIC flow of this RTT would, us, whatever the flow's own RTT (RTT-fair); 0: its srtt");
-BBR_PARAM(fair_compete_rtt_us, 10000, 0, 1000000,
-	  "bbr_a_fair: with fair_hi, a bound cut while a competitor is flagged regrows as a CUBIC flow of this base RTT would on the same bottleneck (this plus the queueing delay srtt shows over the path's RTT), us, whatever the flow's own base RTT; 0: at its srtt, as a CUBIC flow on its path");
+	  "bbr_a_fair: packets each flow's PROBE_BW cwnd target adds, the same for every flow (Vegas' alpha); lower it for less queue with many flows, raise it to pull flows to equal rates harder");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
-	  "bbr_a_fair: queueing delay left at the end of PROBE_RTT above which a flow that does not yield to delay is assumed (the flow then paces at and sizes cwnd by its bound), us; 0 off");
-BBR_PARAM(fair_compete_beta_pm, 300, 0, 999,
-	  "bbr_a_fair: with fair_hi, CUBIC's beta for a bound cut while a competitor is flagged (its cut at a loss and when the competitor is found, K, regrowth), per mille; 0: fair_hi_beta_pm");
+	  "bbr_a_fair: queueing delay a PROBE_RTT must leave before a competitor that does not yield to delay is assumed, us (0: never); raise it on paths whose RTT varies more than this");
 BBR_PARAM(fair_compete_dips, 3, 1, 3,
-	  "bbr_a_fair: consecutive PROBE_RTTs that must end above fair_compete_us, with a drop of the buffer since the one before them or a floor that moved among them, before a competitor is assumed (1: a drop only)");
-BBR_PARAM(fair_compete_drop, 0, 0, 1,
-	  "bbr_a_fair: 1 while a competitor is flagged, a PROBE_RTT that finds the queue drained drops the bound (the flag clears after fair_compete_clear_dips of them) and one that finds a queue again starts a new one; 0 the bound goes on");
-BBR_PARAM(fair_compete_recut, 1, 0, 1,
-	  "bbr_a_fair: with fair_hi, 1 while a competitor is flagged, a loss round above loss_thresh inside a recovery whose cut is over two srtts old cuts the bound again; 0 only a new recovery or an RTO cuts it");
+	  "bbr_a_fair: PROBE_RTTs in a row that must leave that queue before a competitor is assumed; fewer find one sooner but may take many flows of its own kind for one");
 BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
-	  "bbr_a_fair: consecutive PROBE_RTTs that must end within fair_compete_us before a competitor is assumed gone");
-BBR_PARAM(fair_startup_loss, 1, 0, 1,
-	  "bbr_a_fair: 1 a round in STARTUP that lost more than loss_thresh of its packets, and at least 8, ends STARTUP as a full pipe does; 0 only three rounds without bw growth end it");
+	  "bbr_a_fair: PROBE_RTTs in a row that must find the queue drained before a competitor is assumed gone; fewer return to the delay-based rules sooner but may do so while it is still there");
+BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
+	  "bbr_a_fair: cwnd PROBE_RTT holds, per mille of the flow's BDP (0: 2 packets); lower it to drain a shared queue deeper at the cost of throughput while the dip lasts");
 
 /*
- * With fair_startup_loss, the fewest packets a round in STARTUP must lose to
+ * The fewest packets a lossy round in STARTUP must lose to
  * end it: a handful of losses early in STARTUP, when a round carries few
  * packets, can be well over loss_thresh without saying the pipe is full.
  */
@@ -197,7 +125,7 @@ BBR_PARAM(fair_startup_loss, 1, 0, 1,
 static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 
 /*
- * With fair_probe_rtt_sync, a grid boundary expires min_rtt only if it is
+ * A boundary of the PROBE_RTT grid expires min_rtt only if it is
  * more than this after the filter's stamp (the last dip), seconds: half
  * the filter's window (which must stay below the whole window).
  */
@@ -205,32 +133,13 @@ static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
 /*
  * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
- * when a congestion event begins or PROBE_RTT ends are in struct
- * bbr_a_fair_event_params, read once per such event.
+ * when PROBE_RTT ends are in struct bbr_a_fair_event_params, read once then.
  */
 struct bbr_a_fair_params {
-	u32	queue_us;
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
-	u32	hi_rtt_us;
-	u32	pkts_scale_us;
-	u32	hi_cut_us;
-	u32	pkts_rate_us;
-	u32	compete_rtt_us;
-	u16	hi_beta_pm;
-	u16	compete_beta_pm;
-	u16	probe_rtt_pm;
-	u8	probe_hold;
-	u8	cwnd_probe;
-	u8	gains;
-	u8	hi;
-	u8	pkts_scale;
-	u8	cwnd_avg;
-	u8	hi_pace;
-	u8	probe_rtt_sync;
-	u8	slow_budget;
-	u8	probe_rtt_min;
+	u32	probe_rtt_pm;
 };
 
 /*
@@ -266,19 +175,11 @@ struct bbr_a_fair_state {
 		bw_short:10;		/* 1 - avg / max bw, 1/1024 */
 };
 
-/*
- * bbr_a_fair's parameters for a congestion event, the end of PROBE_RTT or a
- * lossy round while competing.
- */
+/* bbr_a_fair's parameters for the end of PROBE_RTT. */
 struct bbr_a_fair_event_params {
-	u32	hi_phi_pm;
-	u32	hi_shallow_us;
 	u32	compete_us;
 	u8	compete_dips;
 	u8	compete_clear_dips;
-	u8	compete_drop;
-	u8	compete_recut;
-	u8	startup_loss;
 };
 
 static __always_inline struct bbr_a_fair_params *
@@ -300,41 +201,18 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 {
 	struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 
-	p->queue_us = bbr_param(fair_queue_us);
-	p->probe_hold = bbr_param(fair_probe_hold);
-	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
-	p->probe_rtt_sync = bbr_param(fair_probe_rtt_sync);
-	p->slow_budget = bbr_param(fair_slow_budget);
-	p->probe_rtt_min = bbr_param(fair_probe_rtt_min);
-	p->cwnd_probe = bbr_param(fair_cwnd_probe);
 	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
-	p->gains = bbr_param(fair_gains);
 	p->loss_thresh = bbr_param(loss_thresh);
-	p->hi = bbr_param(fair_hi);
-	p->hi_beta_pm = bbr_param(fair_hi_beta_pm);
-	p->compete_beta_pm = bbr_param(fair_compete_beta_pm);
-	p->hi_rtt_us = bbr_param(fair_hi_rtt_us);
-	p->compete_rtt_us = bbr_param(fair_compete_rtt_us);
-	p->pkts_scale = bbr_param(fair_pkts_scale);
-	p->cwnd_avg = bbr_param(fair_cwnd_avg);
-	p->hi_pace = bbr_param(fair_hi_pace);
-	p->hi_cut_us = bbr_param(fair_hi_cut_us) ?: p->hi_rtt_us;
-	p->pkts_scale_us = bbr_param(fair_pkts_scale_us) ?: p->cwnd_queue_us;
-	p->pkts_rate_us = bbr_param(fair_pkts_rate_us);
+	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 }
 
 static __always_inline void
 bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 {
-	e->hi_phi_pm = bbr_param(fair_hi_phi_pm);
-	e->hi_shallow_us = bbr_param(fair_hi_shallow_us);
 	e->compete_us = bbr_param(fair_compete_us);
 	e->compete_dips = bbr_param(fair_compete_dips);
 	e->compete_clear_dips = bbr_param(fair_compete_clear_dips);
-	e->compete_drop = bbr_param(fair_compete_drop);
-	e->compete_recut = bbr_param(fair_compete_recut);
-	e->startup_loss = bbr_param(fair_startup_loss);
 }
 
 static __always_inline void bbr_a_fair_init_state(struct sock *sk)
@@ -351,43 +229,60 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 }
 
 /*
+ * The RTT a bound cut with no competitor flagged regrows at, us: one RTT
+ * for every flow, whatever its own, so that flows of different RTTs regain
+ * rate alike (RTT-fair). 20 ms holds a CUBIC flow its share at 0.5 BDP of
+ * 20 ms and behind CoDel; 15 ms gave CUBIC more, 25 ms left bbr_a_fair
+ * under its share in shallow tail-drop buffers (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_rtt_us = 20000;
+
+/*
+ * The base RTT a bound cut while a competitor is flagged regrows at, us: a
+ * CUBIC flow of this base RTT on the same bottleneck, the queueing delay
+ * included (bbr_a_law_rtt). 10 ms, a short flow's: at its own srtt a long
+ * flow kept about a quarter of the link against a short CUBIC flow.
+ */
+static const u32 bbr_a_fair_compete_rtt_us = 10000;
+
+/*
+ * The bound's cut at a congestion loss (CUBIC's beta), per mille. With no
+ * competitor flagged 100: gentler cuts (50, 30) raised utilisation at 0.1
+ * BDP of its own kind but cost fairness there. While a competitor is
+ * flagged 300, CUBIC's own: with 100 one flow held about three CUBIC
+ * flows' worth against four of them (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_beta_pm = 100;
+static const u32 bbr_a_fair_compete_beta_pm = 300;
+
+/*
  * The RTT the bound's regrowth law is taken at. For a law begun while a
  * competitor kept the queue: the RTT of a flow of base RTT
- * fair_compete_rtt_us on this bottleneck, the same base for every flow plus
- * the queueing delay that srtt shows above the path's RTT
+ * bbr_a_fair_compete_rtt_us on this bottleneck, the same base for every
+ * flow plus the queueing delay that srtt shows above the path's RTT
  * (bbr_a_compete_base). The flows then regain rate alike whatever their
  * base RTTs (at its own srtt, a long flow regrows slower than a short CUBIC
  * flow and keeps less), and in a deep buffer, whose queue sets every flow's
- * RTT, no faster than a CUBIC flow. Else fair_hi_rtt_us, one RTT for every
- * flow. Either set to 0: the flow's srtt, as a CUBIC flow on its path.
+ * RTT, no faster than a CUBIC flow. Else bbr_a_fair_hi_rtt_us, one RTT for
+ * every flow.
  */
 static __always_inline u32 bbr_a_fair_law_rtt(const struct sock *sk,
-					      const struct bbr_a_fair_params *p,
 					      bool compete)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 srtt_us = tcp_sk(sk)->srtt_us >> 3;
 
 	if (!compete)
-		return p->hi_rtt_us ?: srtt_us;
-	if (!p->compete_rtt_us)
-		return srtt_us;
-	return bbr_a_law_rtt(srtt_us,
+		return bbr_a_fair_hi_rtt_us;
+	return bbr_a_law_rtt(tcp_sk(sk)->srtt_us >> 3,
 			     bbr_a_compete_base(tcp_min_rtt(tcp_sk(sk)),
 						bbr->priv16),
-			     p->compete_rtt_us);
+			     bbr_a_fair_compete_rtt_us);
 }
 
-/*
- * The bound's cut (CUBIC's beta), per mille: fair_compete_beta_pm for a law
- * begun while a competitor kept the queue, if set, else fair_hi_beta_pm.
- */
-static __always_inline u32 bbr_a_fair_beta(const struct bbr_a_fair_params *p,
-					   bool compete)
+/* The bound's beta, per mille, for a law begun while competing or not. */
+static __always_inline u32 bbr_a_fair_beta(bool compete)
 {
-	if (p->compete_beta_pm && compete)
-		return p->compete_beta_pm;
-	return p->hi_beta_pm;
+	return compete ? bbr_a_fair_compete_beta_pm : bbr_a_fair_hi_beta_pm;
 }
 
 /*
@@ -413,8 +308,7 @@ static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
  * ran on with others. The RTT itself is read again at every ACK, as srtt
  * moves.
  */
-static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
-					    const struct bbr_a_fair_params *p)
+static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 t_ms, cubic, beta;
@@ -422,13 +316,13 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	beta = bbr_a_fair_beta(p, f->hi_compete);
+	beta = bbr_a_fair_beta(f->hi_compete);
 	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, beta);
 	if (!cubic)
 		return 0;
 	return max(cubic,
 		   bbr_a_reno_bound(f->hi_max, t_ms,
-				    bbr_a_fair_law_rtt(sk, p, f->hi_compete),
+				    bbr_a_fair_law_rtt(sk, f->hi_compete),
 				    beta));
 }
 
@@ -444,38 +338,22 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk,
 static __always_inline u32 bbr_a_fair_bw(struct sock *sk,
 					 const struct bbr_ctx *c, u32 bw)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	u32 hi;
+	u32 hi = bbr_a_fair_bound(sk);
 
-	if (!p->hi)
-		return bw;
-	hi = bbr_a_fair_bound(sk, p);
 	if (!hi)
 		return bw;
 	return bbr_a_fair_state(sk)->compete ? hi : min(bw, hi);
 }
 
 /*
- * Where the bound applies now with no competitor flagged: fair_hi_pace, but
- * a bound last cut in a shallow buffer (fair_hi_shallow_us) acts on the
- * queue allowance as with BBR_A_FAIR_HI_ALLOWANCE.
- */
-static __always_inline u32 bbr_a_fair_hi_mode(const struct bbr_a_fair_params *p,
-					      const struct bbr_a_fair_state *f)
-{
-	if (p->hi_pace == BBR_A_FAIR_HI_BOTH && f->hi_shallow)
-		return BBR_A_FAIR_HI_ALLOWANCE;
-	return p->hi_pace;
-}
-
-/*
  * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless the bound acts on the cwnd target alone (bbr_a_fair_hi_mode, no
- * competitor flagged); then the model's (bbr_a_fair_cwnd_target), and a
- * cut after a loss in a shallow buffer takes inflight down towards the BDP
- * rather than the rate below the link's. While competing, the bound but
- * no more than twice the model's (bbr_a_compete_pace_bw): the window sets
- * the rate, and pacing still spreads its bursts.
+ * unless the bound was last cut in a shallow buffer (hi_shallow, no
+ * competitor flagged); then the model's, the cut coming off the cwnd
+ * target's queue allowance (bbr_a_fair_cwnd_target), so that it takes
+ * inflight down towards the BDP rather than the rate below the link's.
+ * While competing, the bound but no more than twice the model's
+ * (bbr_a_compete_pace_bw): the window sets the rate, and pacing still
+ * spreads its bursts.
  */
 static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -485,9 +363,9 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 
 	if (f->compete)
 		return bbr_a_compete_pace_bw(bw, model_bw);
-	if (bbr_a_fair_hi_mode(bbr_a_fair_params(c), f) == BBR_A_FAIR_HI_BOTH)
-		return bw;
-	return model_bw;
+	if (f->hi_shallow)
+		return model_bw;
+	return bw;
 }
 
 /*
@@ -497,9 +375,8 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
  * grows from there (past_k true). Not cut in a shallow buffer until
  * bbr_a_fair_congestion says so.
  */
-static __always_inline void bbr_a_fair_epoch(struct sock *sk,
-					     const struct bbr_a_fair_params *p,
-					     u32 x, bool past_k)
+static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
+					     bool past_k)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
@@ -507,8 +384,8 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 	u64 w, k;
 
 	/* K = cbrt(beta W / 0.4) s for the window W that x fills: in ms */
-	w = (u64)x * bbr_a_fair_law_rtt(sk, p, compete) >> BW_SCALE;
-	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(p, compete) * 2500000),
+	w = (u64)x * bbr_a_fair_law_rtt(sk, compete) >> BW_SCALE;
+	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(compete) * 2500000),
 		    1, BBR_A_FAIR_HI_K_MAX);
 	f->hi_max = x;
 	f->hi_k_ms = k;
@@ -520,7 +397,7 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 }
 
 /*
- * A lossy round in STARTUP: with fair_startup_loss, one that lost at least
+ * A lossy round in STARTUP: one that lost at least
  * BBR_A_FAIR_STARTUP_LOSSES packets says the pipe and its buffer are full,
  * and STARTUP ends (bbr_check_drain hands over to DRAIN) with the bw it
  * has, rather than doubling inflight into the full buffer until three
@@ -529,20 +406,16 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk,
 static __always_inline void bbr_a_fair_startup_lossy(struct sock *sk, u32 lost)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_a_fair_event_params e;
 
-	if (lost < BBR_A_FAIR_STARTUP_LOSSES)
-		return;
-	bbr_a_fair_event_load(&e);
-	if (e.startup_loss)
+	if (lost >= BBR_A_FAIR_STARTUP_LOSSES)
 		bbr->full_bw_reached = 1;
 }
 
 /*
  * A round ends: the loss round's verdict, which in STARTUP may end it
- * (bbr_a_fair_startup_lossy). With fair_compete_recut, a lossy round while
- * competing, inside a recovery whose cut is over two srtts old, cuts the
- * bound again from where it is (bbr_a_recut_due): a new cut would otherwise
+ * (bbr_a_fair_startup_lossy). A lossy round while competing, inside a
+ * recovery whose cut is over two srtts old, cuts the bound again from
+ * where it is (bbr_a_recut_due): a new cut would otherwise
  * wait for the recovery's end, and heavy losses can hold TCP in one
  * recovery for many seconds while the law regrows the bound and cwnd with
  * it.
@@ -553,7 +426,6 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	struct bbr_a_fair_event_params e;
 	u32 lost = tcp_sk(sk)->lost - f->loss.lost;
 	u32 x;
 
@@ -561,24 +433,47 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 					p->loss_thresh);
 	if (f->lossy && bbr->mode == BBR_STARTUP)
 		bbr_a_fair_startup_lossy(sk, lost);
-	if (!f->lossy || !f->compete || !f->hi_valid || !p->hi ||
+	if (!f->lossy || !f->compete || !f->hi_valid ||
 	    bbr->mode != BBR_PROBE_BW)
-		return;
-	bbr_a_fair_event_load(&e);
-	if (!e.compete_recut)
 		return;
 	if (!bbr_a_recut_due(f->lossy,
 			     inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
 			     jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp),
 			     tcp_sk(sk)->srtt_us >> 3))
 		return;
-	x = bbr_a_fair_bound(sk, p);
+	x = bbr_a_fair_bound(sk);
 	if (x) {
-		bbr_a_fair_epoch(sk, p, x, false);
+		bbr_a_fair_epoch(sk, x, false);
 		bbr->priv1 = 1;
 	}
 	bbr->priv2 = 0;
 }
+
+/*
+ * The queueing delay (rtt - min_rtt) above which the flow counts as queued,
+ * us: phase 1 drains while this ACK's exceeds it, and phi's denominator
+ * counts at least this much queue. 2 ms, under the 5 ms queue allowance
+ * (an earlier drain, at 1 ms, gained nothing at 0.1 BDP: docs/fairness.md).
+ */
+static const u32 bbr_a_fair_queue_us = 2000;
+
+/*
+ * A fast recovery is a congestion loss, which cuts the bound, if the
+ * queueing delays' phi is at least this, per mille: the queue in the upper
+ * half of its recent range, so that random losses at a low queue are not
+ * taken as congestion.
+ */
+static const u32 bbr_a_fair_hi_phi_pm = 500;
+
+/*
+ * A cut at a fast recovery whose queueing delay was below this, us, comes
+ * off the queue allowance (hi_shallow), not the rate: the buffer is then
+ * shallower than the flows' allowances, and a cut in rate leaves the link
+ * idle until the bound regrows. 7 ms: 0.1 BDP of 50 ms (5 ms) counts as
+ * shallow, 0.5 BDP of 20 ms (10 ms) does not; 9 ms was within the seeds'
+ * spread of it (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_shallow_us = 7000;
 
 /* This ACK's RTT sample, or srtt if it has none. */
 static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
@@ -589,61 +484,54 @@ static __always_inline u32 bbr_a_fair_ack_rtt(struct sock *sk,
 
 /*
  * Is the queue in the upper part of its recent range: the queueing delays'
- * phi of this ACK's RTT (or srtt) at least fair_hi_phi_pm?
+ * phi of this ACK's RTT (or srtt) at least bbr_a_fair_hi_phi_pm?
  */
 static __always_inline bool bbr_a_fair_queue_high(struct sock *sk,
-						  const struct bbr_ctx *c,
-						  u32 phi_pm)
+						  const struct bbr_ctx *c)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt = bbr_a_fair_ack_rtt(sk, c);
-	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + p->queue_us);
+	u32 top = max(f->rtt_max_us, bbr->min_rtt_us + bbr_a_fair_queue_us);
 
 	if (rtt <= bbr->min_rtt_us)
-		return !phi_pm;
+		return false;
 	return (u64)(rtt - bbr->min_rtt_us) * 1000 >=
-	       (u64)(top - bbr->min_rtt_us) * phi_pm;
+	       (u64)(top - bbr->min_rtt_us) * bbr_a_fair_hi_phi_pm;
 }
 
 /*
  * A congestion event: a fast recovery begins (rto false) or an RTO fired.
- * With fair_hi, a recovery in PROBE_BW while the queue is high, or any RTO,
+ * A recovery in PROBE_BW while the queue is high, or any RTO,
  * cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
  * window that bw fills sets how fast it regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
  * flow's share: DRAIN already gives it back. A recovery whose queueing
- * delay was below fair_hi_shallow_us overflowed a buffer shallower than
- * the flows' queue allowances: their cwnd targets do not bind there, a cut
- * in rate leaves the link idle until the bound regrows, and one in the
- * allowance stops the overflow (bbr_a_fair_hi_mode). The queueing delay all
- * flows see at the full buffer is the same, so flows of any RTT choose
- * alike.
+ * delay was below bbr_a_fair_hi_shallow_us overflowed a buffer shallower
+ * than the flows' queue allowances: their cwnd targets do not bind there,
+ * a cut in rate leaves the link idle until the bound regrows, and one in
+ * the allowance stops the overflow (bbr_a_fair_cwnd_target). The queueing
+ * delay all flows see at the full buffer is the same, so flows of any RTT
+ * choose alike.
  */
 static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  bool rto)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	struct bbr_a_fair_event_params e;
 	u32 x, rtt, base;
 
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
 	bbr->priv1 = 0;
-	if (!p->hi)
-		return;
-	bbr_a_fair_event_load(&e);
 	if (!rto && (bbr->mode != BBR_PROBE_BW ||
-		     !bbr_a_fair_queue_high(sk, c, e.hi_phi_pm)))
+		     !bbr_a_fair_queue_high(sk, c)))
 		return;
 	x = bbr_a_fair_bw(sk, c, bbr_bw(sk));
 	if (!x)
 		return;
-	bbr_a_fair_epoch(sk, p, x, false);
+	bbr_a_fair_epoch(sk, x, false);
 	bbr->priv1 = 1;
 	/*
 	 * The queueing delay is taken above the lower of min_rtt and the
@@ -653,7 +541,7 @@ static __always_inline void bbr_a_fair_congestion(struct sock *sk,
 	base = min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk)));
 	rtt = bbr_a_fair_ack_rtt(sk, c);
 	f->hi_shallow = !rto && !f->compete && rtt && base != ~0U &&
-			rtt - min(rtt, base) < e.hi_shallow_us;
+			rtt - min(rtt, base) < bbr_a_fair_hi_shallow_us;
 }
 
 /*
@@ -674,7 +562,7 @@ static __always_inline void bbr_a_fair_undo(struct sock *sk,
 
 	bbr->priv2 = BBR_A_DIPS_MAX;
 	if (bbr->priv1 && f->hi_valid)
-		bbr_a_fair_epoch(sk, bbr_a_fair_params(c), f->hi_max, true);
+		bbr_a_fair_epoch(sk, f->hi_max, true);
 	bbr->priv1 = 0;
 }
 
@@ -697,7 +585,6 @@ static __always_inline void bbr_a_fair_undo(struct sock *sk,
 static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 						      const struct bbr_ctx *c)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr_a_compete t = {
@@ -709,11 +596,8 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	};
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
-	bool queued;
 
 	bbr_a_fair_event_load(&e);
-	queued = e.compete_us && bbr->min_rtt_us > t.base &&
-		 bbr->min_rtt_us - t.base > e.compete_us;
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
 	f->dips = t.dips;
@@ -725,25 +609,13 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	 * by its queue, so start CUBIC's law as if the last congestion event
 	 * had been at the bw STARTUP ended with (full_bw), or at today's bw or
 	 * bound if higher, the bound no higher than the rate it was last cut
-	 * from (bbr_a_compete_start). So too, with fair_compete_drop, for a competitor
-	 * still flagged whose bound an earlier drained dip dropped (below):
-	 * this dip left a queue again.
+	 * from (bbr_a_compete_start).
 	 */
-	if (f->compete && p->hi &&
-	    (!was || (e.compete_drop && queued && !f->hi_valid)))
-		bbr_a_fair_epoch(sk, p,
+	if (f->compete && !was)
+		bbr_a_fair_epoch(sk,
 				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
-						     bbr_a_fair_bound(sk, p),
+						     bbr_a_fair_bound(sk),
 						     f->hi_max), false);
-	/*
-	 * fair_compete_drop: a drained dip while competing says the
-	 * competitor may have left; its bound, no longer cut by losses,
-	 * would build a queue until the flag clears, so it goes now. If the
-	 * competitor is still there (it had just cut its window), the next
-	 * dip that leaves a queue, or a congestion event, starts a new one.
-	 */
-	if (was && !queued && e.compete_drop)
-		f->hi_valid = 0;
 }
 
 /*
@@ -751,9 +623,9 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
  * hosts share (UTC, kept by NTP to within milliseconds, where a dip lasts
  * 200 ms and more), so that flows of one bottleneck dip together whichever
  * host they come from; a host whose clock is off dips on a phase of its
- * own, as all did before 0.22.0. Shared by the host's sockets, taken again
- * once a minute (jiffies do not count a suspend, and the wall clock may be
- * set) and when jiffies wrap (2^32 is not a multiple of the window).
+ * own. Shared by the host's sockets, taken again once a minute (jiffies
+ * do not count a suspend, and the wall clock may be set) and when jiffies
+ * wrap (2^32 is not a multiple of the window).
  */
 static u32 bbr_a_fair_grid_phase_val;
 static u32 bbr_a_fair_grid_phase_at;
@@ -777,7 +649,7 @@ static __always_inline u32 bbr_a_fair_grid_phase(u32 now, u32 win)
 }
 
 /*
- * Has the min_rtt filter expired? With fair_probe_rtt_sync, at a boundary of
+ * Has the min_rtt filter expired? At a boundary of
  * the wall clock's 10 s grid (bbr_a_grid_expired): a hundred slow flows each
  * dipping at its own time never drain the queue they share, since each
  * dip's floor is more than the flow's share of it, while the same dips
@@ -795,8 +667,6 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 	u32 win = bbr_min_rtt_win_sec * HZ;
 	u32 now = tcp_jiffies32;
 
-	if (!bbr_a_fair_params(c)->probe_rtt_sync)
-		return bbr_min_rtt_win_expired(sk);
 	if ((s32)(now - bbr->min_rtt_stamp - age) <= 0)
 		return false;
 	return bbr_a_grid_expired(now, bbr->min_rtt_stamp, age, win,
@@ -804,46 +674,60 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 }
 
 /*
- * With fair_slow_budget, x in proportion to the packets a slow flow's bw
- * fills in fair_pkts_rate_us, whole at fair_cwnd_pkts and above
- * (bbr_a_budget_by_rate); x otherwise.
+ * A slow flow, one of many sharing the link, is one whose bw sends fewer
+ * than fair_cwnd_pkts packets in this time, us: its packet allowance, its
+ * cwnd budgets and its PROBE_RTT share shrink with its rate. 10 ms: with
+ * 32 packets of 1448 bytes, below about 37 Mbit/s.
+ */
+static const u32 bbr_a_fair_pkts_rate_us = 10000;
+
+/*
+ * x in proportion to the packets a slow flow's bw fills in
+ * bbr_a_fair_pkts_rate_us, whole at fair_cwnd_pkts and above
+ * (bbr_a_budget_by_rate).
  */
 static __always_inline u32
 bbr_a_fair_slow_share(const struct bbr_a_fair_params *p, u32 x, u32 bw)
 {
-	if (!p->slow_budget || !p->pkts_rate_us)
-		return x;
-	return bbr_a_budget_by_rate(x, (u64)bw * p->pkts_rate_us,
+	return bbr_a_budget_by_rate(x, (u64)bw * bbr_a_fair_pkts_rate_us,
 				    p->cwnd_pkts, BW_SCALE);
 }
 
 /*
- * With fair_probe_rtt_sync a lower min_rtt does not move the filter's stamp,
+ * A lower min_rtt does not move the filter's stamp,
  * which then says when the flow last dipped (or began): each flow dips at
  * the first boundary of the grid more than 5 s after its last dip, and the
  * host's flows, whatever lower RTTs each found in between, at the same
  * boundaries; a flow that found one in the last 5 s before a boundary
  * would otherwise skip it and dip alone 10 s later.
  */
-static __always_inline bool bbr_a_fair_min_rtt_restamp(const struct bbr_ctx *c)
+static __always_inline bool bbr_a_fair_min_rtt_restamp(void)
 {
-	return !bbr_a_fair_params(c)->probe_rtt_sync;
+	return false;
 }
 
 /*
+ * The least cwnd PROBE_RTT holds, packets: 2, not BBRv1's 4, since a
+ * hundred flows of 1 Mbit/s dipping together at 4 packets each (more than
+ * a 10 ms flow's BDP) leave a queue the competitor test takes for a
+ * loss-based flow's.
+ */
+static const u32 bbr_a_fair_probe_rtt_min = 2;
+
+/*
  * The cwnd PROBE_RTT holds: with fair_probe_rtt_pm, that share of the
- * flow's BDP rather than fair_probe_rtt_min packets, so that the link is
- * not left nearly idle for the dip's 200 ms; with fair_slow_budget, a share
- * that shrinks with the flow's rate below fair_cwnd_pkts packets in
- * fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows dipping
- * together on the grid drain their queue only at their floors, while two
- * fast ones dipping together leave the link idle for all they do not hold.
- * The flow's own queue still drains as long as the share of the max
- * filter's bw stays below the rate the flow gets: at half (BBRv2's) the
- * filter would have to read twice that rate, at 900 per mille (the most
- * the parameter allows) a ninth more. min_rtt has just been
- * retaken with the queue in it (its filter expired), so the BDP is taken at
- * the lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
+ * flow's BDP rather than bbr_a_fair_probe_rtt_min packets, so that the
+ * link is not left nearly idle for the dip's 200 ms; for a slow flow, a
+ * share that shrinks with the flow's rate below fair_cwnd_pkts packets in
+ * bbr_a_fair_pkts_rate_us, as its cwnd budgets do: a hundred slow flows
+ * dipping together on the grid drain their queue only at their floors,
+ * while two fast ones dipping together leave the link idle for all they do
+ * not hold. The flow's own queue still drains as long as the share of the
+ * max filter's bw stays below the rate the flow gets: at half (BBRv2's)
+ * the filter would have to read twice that rate, at 900 per mille (the
+ * most the parameter allows) a ninth more. min_rtt has just been retaken
+ * with the queue in it (its filter expired), so the BDP is taken at the
+ * lower of it and tcp_min_rtt (the lowest RTT of the last 5 minutes).
  * With no RTT known at all (both ~0U) the share is huge and PROBE_RTT cuts
  * nothing; a bw sample comes with an RTT, so a flow with a bw has one.
  */
@@ -855,16 +739,16 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 	u32 bw = bbr_bw(sk);
 
 	if (!p->probe_rtt_pm)
-		return p->probe_rtt_min;
+		return bbr_a_fair_probe_rtt_min;
 	return bbr_a_bdp_share(bw,
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
 			       bbr_a_fair_slow_share(p, p->probe_rtt_pm, bw),
-			       BW_SCALE, p->probe_rtt_min);
+			       BW_SCALE, bbr_a_fair_probe_rtt_min);
 }
 
 /*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; with fair_cwnd_avg, the average delivery rate's shortfall below
+ * delayed; the average delivery rate's shortfall below
  * the max filter from the first sample of each PROBE_BW round (it spans
  * about one RTT) that was not app-limited; and an expired bound is dropped,
  * or, while competing, goes on.
@@ -873,7 +757,6 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
 					      const struct rate_sample *rs)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
@@ -895,15 +778,15 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	if (unlikely(bbr_a_fair_expired(sk))) {
 		f->hi_valid = 0;
 		if (f->compete) {
-			x = bbr_a_fair_beta(p, f->hi_compete);
+			x = bbr_a_fair_beta(f->hi_compete);
 			x = bbr_a_cubic_continue(f->hi_max, x, bbr_bw(sk));
 			if (x)
-				bbr_a_fair_epoch(sk, p, x, true);
+				bbr_a_fair_epoch(sk, x, true);
 		}
 	}
 	if (bbr->mode != BBR_PROBE_BW)
 		return;
-	if (p->cwnd_avg && bbr->round_start && !rs->is_app_limited &&
+	if (bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,
 					       div64_long((u64)rs->delivered *
@@ -940,29 +823,18 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
-	queued = rtt_us > bbr->min_rtt_us + p->queue_us;
-	rtt_max = f->rtt_max_us;
-	if (p->gains == BBR_A_FAIR_GAINS_QUEUE) {
-		rtt_max = max(rtt_max, bbr->min_rtt_us + p->queue_us);
-		bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
-	}
+	queued = rtt_us > bbr->min_rtt_us + bbr_a_fair_queue_us;
+	rtt_max = max(f->rtt_max_us, bbr->min_rtt_us + bbr_a_fair_queue_us);
+	bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
 
 	if (bbr->cycle_idx == 0) {
-		if (!queued || !p->probe_hold) {
-			bbr->gain_why = BBR_WHY_PROBE;
-			if (p->gains == BBR_A_FAIR_GAINS_BBR1)
-				return BBR_A_BBR1_GAIN_UP;
-			return bbr_a_gain_up(rtt_us, rtt_max);
-		}
-		bbr->gain_why = BBR_WHY_HOLD;
-		return BBR_UNIT;
+		bbr->gain_why = BBR_WHY_PROBE;
+		return bbr_a_gain_up(rtt_us, rtt_max);
 	}
 
 	if (queued ||
 	    bbr_a_loss_round_lossy(sk, &f->loss, f->lossy, p->loss_thresh)) {
 		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
-		if (p->gains == BBR_A_FAIR_GAINS_BBR1)
-			return BBR_A_BBR1_GAIN_DOWN;
 		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
 	bbr->gain_why = BBR_WHY_CRUISE;
@@ -970,18 +842,23 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 }
 
 /*
- * The PROBE_BW cwnd target before budgets, in packets: one BDP (or, with
- * fair_cwnd_probe, pacing_gain x BDP while probing up) plus
+ * The RTT at which a cut in a shallow buffer comes off the queue allowance,
+ * us: (bw - bound) x this packets. 30 ms: with the target's floor at the
+ * bound's BDP, 0.1 BDP of its own kind kept its fairness and its
+ * retransmissions fell under 1 % at 30 and at 60 ms (docs/coexistence.md).
+ */
+static const u32 bbr_a_fair_hi_cut_us = 30000;
+
+/*
+ * The PROBE_BW cwnd target before budgets, in packets: one BDP plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
- * (with fair_pkts_scale, fewer once the shared queue is longer than
- * fair_pkts_scale_us; with fair_pkts_rate_us, fewer for a slow flow).
- * With fair_cwnd_avg, no competitor flagged and a last loss round that was
- * not lossy (bbr_a_avg_target), bw is at most the recent average delivery
- * rate: the max filter's excess over a flow's share, times its min_rtt,
- * would queue more packets for a long-RTT flow than for a short one (value
- * 2: only as far as the flow is slow, bbr_a_short_slow). Value 3 keeps the
- * max filter while the last PROBE_RTTs left a queue the competitor test
- * has yet to explain: against a buffer-filling flow the average, held down
+ * (fewer for a slow flow).
+ * With no competitor flagged and a last loss round that was not lossy
+ * (bbr_a_avg_target), bw is at most the recent average delivery rate: the
+ * max filter's excess over a flow's share, times its min_rtt, would queue
+ * more packets for a long-RTT flow than for a short one. The max filter
+ * stays while the last PROBE_RTTs left a queue the competitor test has
+ * yet to explain: against a buffer-filling flow the average, held down
  * by its queue, would shrink the flow's share until the flag is set, and
  * the loss-based laws then keep the split it had. A flow that loses at random
  * delivers less in each recovery, the longer its RTT the longer, and its
@@ -995,7 +872,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 pkts = p->cwnd_pkts, q;
+	u32 pkts = p->cwnd_pkts;
 	u64 w, target, cut = 0, floor = 0;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
@@ -1003,68 +880,41 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
 	/*
-	 * fair_hi_pace=2: the bound's cut comes off the queue allowance only,
-	 * as (bw - bound) x fair_hi_cut_us packets, the same for flows at the
-	 * same rate whatever their RTT, and the target stays at least one
-	 * BDP at the bound. The flow paces at the model's bw, which a cut no
-	 * longer brings down, so each congestion event cuts the bound again
-	 * from itself (bbr_a_fair_congestion): losses that go on deepen the
-	 * cut until the floor holds the target. (Outside PROBE_BW, above,
-	 * cwnd is sized by the bound as with value 0.)
+	 * A bound last cut in a shallow buffer (hi_shallow): the cut comes off
+	 * the queue allowance only, as (bw - bound) x bbr_a_fair_hi_cut_us,
+	 * the same for flows at the same rate whatever their RTT, and the
+	 * target stays at least one BDP at the bound. The flow paces at the
+	 * model's bw, which a cut no longer brings down, so each congestion
+	 * event cuts the bound again from itself (bbr_a_fair_congestion):
+	 * losses that go on deepen the cut until the floor holds the target.
+	 * (Outside PROBE_BW, above, cwnd is sized by the bound.)
 	 */
-	if (!f->compete &&
-	    bbr_a_fair_hi_mode(p, f) == BBR_A_FAIR_HI_ALLOWANCE) {
+	if (!f->compete && f->hi_shallow) {
 		u32 model = bbr_bw(sk);
 
 		if (model > bw) {
 			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
-					       (p->hi_cut_us ?:
-						tcp_sk(sk)->srtt_us >> 3),
-					       BW_UNIT);
+					       bbr_a_fair_hi_cut_us, BW_UNIT);
 			floor = DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
 						 BW_UNIT);
 			bw = model;
 		}
 	}
-	if (bbr_a_avg_target(p->cwnd_avg, f->compete, f->lossy, f->dips)) {
-		u32 d = f->bw_short;
-
-		/* value 2: a fast flow keeps the max filter's headroom */
-		if (p->cwnd_avg == 2)
-			d = bbr_a_short_slow(d, (u64)bw * p->pkts_rate_us,
-					     p->cwnd_pkts, BW_SCALE);
-		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), d));
-	}
-	w = bbr->min_rtt_us;
-	if (p->cwnd_probe)
-		w = w * max_t(u32, bbr->pacing_gain, BBR_UNIT) >> BBR_SCALE;
-	w += p->cwnd_queue_us;
+	if (bbr_a_avg_target(f->compete, f->lossy, f->dips))
+		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
+	w = (u64)bbr->min_rtt_us + p->cwnd_queue_us;
 	/*
-	 * With many flows the packet allowances add up to a long queue: each
-	 * flow's shrinks as the queueing delay all of them see grows past
-	 * fair_pkts_scale_us, so that they stay equal and their sum grows only
-	 * as the square root of the number of flows. A threshold above the
-	 * queue two flows keep leaves their pull to equal rates as it is.
+	 * A flow whose rate fills fewer packets than its allowance in
+	 * bbr_a_fair_pkts_rate_us (one of many sharing the link) queues the
+	 * geometric mean of the two: N such flows keep a queue that grows as
+	 * sqrt(N), not N, and the allowance still pulls equal rates. One flow
+	 * against one loss-based competitor keeps the whole allowance where
+	 * its rate fills it in that time (10 ms: above about 37 Mbit/s of
+	 * 1448-byte packets); on slower links it too counts as slow. This
+	 * test uses the bw after the average.
 	 */
-	q = (tcp_sk(sk)->srtt_us >> 3) - min(tcp_sk(sk)->srtt_us >> 3,
-					      bbr->min_rtt_us);
-	if (p->pkts_scale && q > p->pkts_scale_us)
-		pkts = div_u64((u64)pkts * p->pkts_scale_us, q);
-	/*
-	 * With fair_pkts_rate_us, a flow whose rate fills fewer packets than
-	 * its allowance in that time (one of many sharing the link) queues
-	 * the geometric mean of the two: N such flows keep a queue that grows
-	 * as sqrt(N), not N, and the allowance still pulls equal rates. One
-	 * flow against one loss-based competitor keeps the whole allowance
-	 * where its rate fills it in that time (the default 12 ms: above
-	 * about 31 Mbit/s of 1448-byte packets); on slower links it too
-	 * counts as slow. This test uses the bw after fair_cwnd_avg and the
-	 * allowance after fair_pkts_scale; bbr_a_short_slow's, the bw before
-	 * the average and fair_cwnd_pkts itself.
-	 */
-	if (p->pkts_rate_us)
-		pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * p->pkts_rate_us,
-					  BW_SCALE);
+	pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * bbr_a_fair_pkts_rate_us,
+				  BW_SCALE);
 	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
 	if (cut)
 		target = max(target - min(target, cut), min(floor, target));
@@ -1072,13 +922,13 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 }
 
 /*
- * The cwnd target's budgets. With fair_slow_budget, a slow flow in PROBE_BW
- * (one whose bw fills fewer than fair_cwnd_pkts packets in
- * fair_pkts_rate_us, one of many) gets BBRv1's in proportion to the packets
- * it fills there (bbr_a_budget_by_rate): the quantisation budget, three TSO
- * bursts plus two packets while probing, is six to eight packets at any
- * rate above 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw; for
- * a hundred flows of 1 Mbit/s these add up to more queue than their BDPs
+ * The cwnd target's budgets. A slow flow in PROBE_BW (one whose bw fills
+ * fewer than fair_cwnd_pkts packets in bbr_a_fair_pkts_rate_us, one of
+ * many) gets BBRv1's in proportion to the packets it fills there
+ * (bbr_a_budget_by_rate): the quantisation budget, three TSO bursts plus
+ * two packets while probing, is six to eight packets at any rate above
+ * 1.2 Mbit/s, and the aggregation budget up to 100 ms at bw; for a
+ * hundred flows of 1 Mbit/s these add up to more queue than their BDPs
  * and allowances together, whatever the buffer. The flow's packet
  * allowance, the same for flows at the same rate, is then nearly all its
  * room. Scaled rather than dropped, the budgets do not step where a flow
@@ -1110,7 +960,7 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 hi = bbr_a_fair_bound(sk, bbr_a_fair_params(c));
+	u64 hi = bbr_a_fair_bound(sk);
 
 	snap->rtt_max_us = f->rtt_max_us;
 	snap->round_lost = tp->lost - f->loss.lost;

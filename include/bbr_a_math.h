@@ -188,8 +188,8 @@ static inline u32 bbr_a_isqrt(u64 x)
 }
 
 /*
- * bbr_a_fair's packet allowance (fair_pkts_rate_us) for a flow that fills
- * own packets (in 1/2^shift) in that time at its bw: pkts while own covers
+ * bbr_a_fair's packet allowance for a flow that fills own packets (in
+ * 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: pkts while own covers
  * them, else their geometric mean, floor(sqrt(pkts x own)). At equal rates
  * flows still get equal allowances, and allowance / rate still falls as the
  * rate grows, so the flows' pull to equal rates stays; the queue a slow flow
@@ -205,8 +205,8 @@ static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
 }
 
 /*
- * bbr_a_fair's cwnd budgets (fair_slow_budget) for a flow that fills own
- * packets (in 1/2^shift) in fair_pkts_rate_us at its bw: extra while own
+ * bbr_a_fair's cwnd budgets for a slow flow, one that fills own packets
+ * (in 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: extra while own
  * covers pkts, else extra x own / pkts, so that they shrink with the rate
  * below that and do not step where a flow turns slow. Where own < pkts <<
  * shift, own >> (shift - 10) is below pkts << 10 (at most about 2^24 for
@@ -574,33 +574,15 @@ static inline u32 bbr_a_short_next(u32 d, u64 sample, u32 max)
 }
 
 /*
- * The part of the shortfall d (bbr_a_short_next) that fair_cwnd_avg=2 takes
- * off bw: d in proportion to how far own (the packets the flow sends in
- * fair_pkts_rate_us, in 1/2^shift) falls short of pkts, none once it fills
- * them. (full - own) x d stays in u64 for pkts at most 2^20, shift at most
- * 32 and d below BBR_A_SHORT_ONE, as bw_short is.
+ * Whether bbr_a_fair sizes the PROBE_BW cwnd target by the average delivery
+ * rate: never while a competitor is flagged (compete) or after a lossy loss
+ * round (lossy), nor while the flow's last PROBE_RTTs left a queue that no
+ * flag has explained yet (queued_dips of them in a row), so that the flow
+ * keeps the max filter while the competitor test is still deciding.
  */
-static inline u32 bbr_a_short_slow(u32 d, u64 own, u32 pkts, u32 shift)
+static inline bool bbr_a_avg_target(bool compete, bool lossy, u32 queued_dips)
 {
-	u64 full = (u64)pkts << shift;
-
-	if (own >= full)
-		return 0;
-	return (u32)bbr_a_div_u64((full - own) * d >> shift, pkts);
-}
-
-/*
- * Whether fair_cwnd_avg (value avg) sizes the PROBE_BW cwnd target by the
- * average delivery rate: never while a competitor is flagged (compete) or
- * after a lossy loss round (lossy); with 3, also not while the flow's last
- * PROBE_RTTs left a queue that no flag has explained yet (queued_dips of
- * them in a row), so that the flow keeps the max filter while the
- * competitor test is still deciding.
- */
-static inline bool bbr_a_avg_target(u32 avg, bool compete, bool lossy,
-				    u32 queued_dips)
-{
-	return avg && !compete && !lossy && !(avg == 3 && queued_dips);
+	return !compete && !lossy && !queued_dips;
 }
 
 /* bw less the shortfall d (bbr_a_short_next). */

@@ -8,9 +8,8 @@
 MOD=tcp_bbr_a
 CA=bbr_a
 PARAMS="adaptive rtt_max_scope rtt_max_win_sec gate_signal inflight_thresh queue_thresh_us probe_up_hold
-	loss_thresh probe_down_and fair_queue_us fair_probe_hold fair_probe_rtt_pm fair_cwnd_probe fair_cwnd_queue_us fair_cwnd_pkts fair_cwnd_avg fair_pkts_scale fair_pkts_scale_us fair_pkts_rate_us fair_gains
-	fair_hi fair_hi_pace fair_hi_cut_us fair_hi_shallow_us fair_hi_beta_pm fair_hi_phi_pm fair_hi_rtt_us fair_compete_rtt_us fair_compete_us fair_compete_beta_pm fair_compete_dips
-	fair_compete_drop fair_compete_recut fair_compete_clear_dips fair_startup_loss fair_probe_rtt_sync fair_slow_budget fair_probe_rtt_min bbq_alpha_us bbq_beta_pm da_enable da_guard_pct"
+	loss_thresh probe_down_and fair_cwnd_queue_us fair_cwnd_pkts fair_compete_us fair_compete_dips
+	fair_compete_clear_dips fair_probe_rtt_pm bbq_alpha_us bbq_beta_pm da_enable da_guard_pct"
 FAIR=bbr_a_fair # the second congestion control the module registers
 TRACE=/sys/kernel/tracing
 BBR1_GAINS="1.25 0.75 1 2.88672 0.34375" # ss's %g of BBRv1's gains x/256

@@ -57,20 +57,14 @@ def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
 
-# 0.16.3's PROBE_RTT and slow-flow defaults (0.17.0 changed them), apart from the grid
-PRE017 = ("--module-param", "fair_probe_rtt_pm=250", "--module-param", "fair_probe_rtt_min=4",
-          "--module-param", "fair_slow_budget=0", "--module-param", "fair_pkts_rate_us=12000",
-          "--module-param", "fair_cwnd_avg=2")
-# 0.6.0's defaults and 0.8.0's cut while competing, dips at each flow's own time (0.16.3's
-# default), said explicitly so that the tests keep testing the rules if they change
-COEX = (*PRE017, "--module-param", "fair_probe_rtt_sync=0",
-        "--module-param", "fair_hi=1", "--module-param", "fair_compete_us=5000",
-        "--module-param", "fair_compete_beta_pm=300", "--module-param", "fair_compete_dips=1")
+# The competitor test at its most eager: a competitor flagged at the first dip that leaves a
+# queue (the default waits for three), so that the runs below reach the competing rules soon.
+COEX = ("--module-param", "fair_compete_dips=1")
 
 
 def with_dips(n):
-    """COEX with fair_compete_dips=n."""
-    return COEX[:-1] + (f"fair_compete_dips={n}",)
+    """The module's defaults but fair_compete_dips=n."""
+    return ("--module-param", f"fair_compete_dips={n}")
 
 
 @pytest.mark.parametrize("dips", [2, 3])
@@ -100,11 +94,12 @@ def test_a_cubic_queue_is_found_at_probe_rtt_and_the_flow_is_not_starved(run_tes
     # less of its law: 0.18 at seed 1); the split evens out over minutes
     assert share(summary, "bbr_a_fair") > (0.2 if dips == 2 else 0.15), \
         summary["results"][0]["per_cc"]
-    # while competing the bound is cut as CUBIC cuts (fair_compete_beta_pm=300, the default
-    # from 0.8.0): bw_hi steps down between two events to about 0.7 of it, not to 0.9 as
-    # with fair_hi_beta_pm (0.91..0.94 here with 100). A step is not exactly 1 - beta: the
-    # bound grows between the event before the cut and the cut, the Reno-friendly term moves
-    # with srtt, and a recovery and an RTO can cut twice; so the median step is what is held
+    # while competing the bound is cut as CUBIC cuts (bbr_a_fair_compete_beta_pm, 0.3):
+    # bw_hi steps down between two events to about 0.7 of it, not to 0.9 as with the cut
+    # outside competition (bbr_a_fair_hi_beta_pm: 0.91..0.94 here). A step is not exactly
+    # 1 - beta: the bound grows between the event before the cut and the cut, the
+    # Reno-friendly term moves with srtt, and a recovery and an RTO can cut twice; so the
+    # median step is what is held
     cuts = sorted(b["bw_hi_bps"] / a["bw_hi_bps"] for (_, a), (t, b) in zip(events, events[1:])
                   if t > first and a["compete"] and b["compete"] and a["bw_hi_bps"] > 0
                   and 0 < b["bw_hi_bps"] < 0.97 * a["bw_hi_bps"])
@@ -123,31 +118,6 @@ def test_own_kind_drains_at_probe_rtt_and_is_not_flagged(run_testbed, tmp_path):
     assert not [e for _, e in events if e["compete"]]
 
 
-def test_many_own_flows_whose_dips_do_not_overlap_are_not_competitors(run_testbed, tmp_path):
-    """10 bbr_a_fair flows per RTT class (10 and 60 ms, 2 BDP). Their first PROBE_RTTs, about
-    10 s in, do not overlap and leave a queue: with fair_compete_dips=1 some flows take it
-    for a buffer filler's; with 2, the next dips, drawn together, empty it and no flow is
-    ever flagged, and the queue stays below half the buffer after the first dips."""
-    flagged = {}
-    for dips in (1, 2):
-        out = tmp_path / f"dips{dips}"
-        run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--flows-per-rtt", "10",
-                    "--buffer-bdp", "2", "--duration", "24", "--sample-ms", "500",
-                    "--seed", "1", "--module-param", "fair_pkts_scale=1", *with_dips(dips))
-        run = out / "bbr_a_fair" / "run1"
-        events = [e for line in (run / "trace.txt").read_text().splitlines()
-                  if (m := EVENT.search(line))
-                  for e in [dict(kv.split("=", 1) for kv in m.group(1).split())]]
-        assert sum(1 for e in events if e["mode"] == "3") >= 20, "too few PROBE_RTT events"
-        flagged[dips] = {e["dport"] + "/" + e["sport"] for e in events if e["compete"] != "0"}
-    assert flagged[1], "dips=1 flagged no flow: the test no longer shows the false positive"
-    assert not flagged[2], flagged[2]
-    # after the second dips (20 s): the buffer is 2 x 60 ms = 120 ms of queue at most
-    with open(run / "queue.csv") as f:
-        late = [float(r["qdelay_ms"]) for r in csv.DictReader(f) if float(r["t_s"]) > 21]
-    assert late and sum(late) / len(late) < 60, late
-
-
 def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
     """0.5 BDP, 20 ms: without a loss response bbr_a_fair took 80 % from CUBIC. Fast
     recoveries at a full queue cut its bound, and the split is near even."""
@@ -160,48 +130,6 @@ def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
                if a["bw_hi_bps"] and b["bw_hi_bps"] < 0.9 * a["bw_hi_bps"])
     assert cuts >= 2, cuts
     assert 0.3 < share(summary, "bbr_a_fair") < 0.7, summary["results"][0]["per_cc"]
-
-
-def dip_ends(events, compete_us=5000):
-    """Each PROBE_RTT's end, as (time_s, drained, compete before, compete after, bw_hi before,
-    bw_hi after): drained if the min_rtt the dip left is within compete_us of the flow's
-    lowest RTT (tcp_min_rtt, which the trace does not carry: the lowest RTT sample or
-    min_rtt it shows)."""
-    base = min(min(e["min_rtt_us"] for _, e in events),
-               min(e["rtt_us"] for _, e in events if e["rtt_us"] >= 0))
-    return [(t, b["min_rtt_us"] - base <= compete_us, a["compete"], b["compete"],
-             a["bw_hi_bps"], b["bw_hi_bps"])
-            for (_, a), (t, b) in zip(events, events[1:]) if a["mode"] == 3 and b["mode"] != 3]
-
-
-def test_the_competitor_flag_clears_after_drained_dips_and_the_bound_does_not_step(
-        run_testbed, tmp_path):
-    """50 ms, 1 BDP, one flow each: CUBIC's queue is left at some dips and not at others (the
-    CUBIC flow may just have cut), so bbr_a_fair's competitor flag comes and goes.
-    - With fair_compete_clear_dips=1 the flag clears at the first drained dip, and the bound
-      goes on as it was: 0.8.1 ran the law on with the other beta but the competing beta's
-      K, and the bound stepped up 1.4 to 2.2 times at every clearing (16 traced in 400 s).
-    - With 2, the same seed runs the same bytes up to that dip (the parameter is only read
-      there); the flag holds at it and clears only after two drained dips in a row."""
-    ends = {}
-    for n in (1, 2):
-        out = tmp_path / f"clear{n}"
-        run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50", "--buffer-bdp", "1",
-                    "--duration", "75", "--warmup", "10", "--sample-ms", "0", "--seed", "2",
-                    *with_dips(2), "--module-param", f"fair_compete_clear_dips={n}")
-        ends[n] = dip_ends(fair_events(out / "bbr_a_fair+cubic" / "run1"))
-    clears = [(i, d) for i, d in enumerate(ends[1]) if d[2] and not d[3]]
-    assert clears, ("the flag never cleared: the scenario no longer shows a drained dip "
-                    "while competing", ends[1])
-    i, first = clears[0]
-    assert i > 0 and first[1] and not ends[1][i - 1][1], (first, ends[1][:i + 1])
-    for _, d in clears:
-        assert d[4] > 0 and 0.95 < d[5] / d[4] < 1.05, ("the bound stepped", d)
-    same = [d for d in ends[2] if abs(d[0] - first[0]) < 0.5]
-    assert same and same[0][1] and same[0][2] and same[0][3], (first, same)
-    for j, d in enumerate(ends[2]):
-        if d[2] and not d[3]:
-            assert d[1] and ends[2][j - 1][1], ("cleared after one drained dip", ends[2])
 
 
 def host_events(run_dir):
@@ -218,19 +146,18 @@ def host_events(run_dir):
     return flows
 
 
-@pytest.mark.parametrize("sync", [0, 1])
 def test_dips_on_the_grid_fall_together_where_a_cubic_queue_keeps_them_apart(
-        run_testbed, tmp_path, sync):
+        run_testbed, tmp_path):
     """Two bbr_a_fair flows of 20 ms, the second started 4 s after the first, beside a cubic
-    flow that keeps a deep queue (20 BDP). Without fair_probe_rtt_sync each flow's first dip
-    comes 10 s after its own min_rtt, 4 s apart (later ones may fall together, as BBRv1's
-    do); with it, every dip of either flow begins at a boundary of the host's 10 s grid, the
-    same phase of the 10 s cycle to within the rounds (one per event) the trace resolves."""
-    out = tmp_path / f"sync{sync}"
+    flow that keeps a deep queue (20 BDP). With BBRv1's min_rtt window each flow's first dip
+    would come 10 s after its own min_rtt, 4 s apart, and the cubic queue, which no dip
+    drains, would not draw them together; on the grid every dip of either flow begins at a
+    boundary of the host's 10 s grid, the same phase of the 10 s cycle to within the rounds
+    (one per event) the trace resolves."""
+    out = tmp_path / "grid"
     run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "20,20", "--flows-per-rtt", "2,1",
                 "--starts", "0,0,4", "--buffer-bdp", "20", "--duration", "36",
-                "--sample-ms", "0", "--seed", "1", *PRE017, "--module-param", "fair_compete_dips=2",
-                "--module-param", f"fair_probe_rtt_sync={sync}")
+                "--sample-ms", "0", "--seed", "1", *with_dips(2))
     flows = host_events(out / "bbr_a_fair+cubic" / "run1")
     assert len(flows) == 2, sorted(flows)
     starts = [probe_rtt_starts(ev) for _, ev in sorted(flows.items())]
@@ -239,10 +166,7 @@ def test_dips_on_the_grid_fall_together_where_a_cubic_queue_keeps_them_apart(
     phases = sorted(t % 10 for s in starts for t in s)
     gaps = [b - a for a, b in zip(phases, phases[1:])] + [phases[0] + 10 - phases[-1]]
     spread = 10 - max(gaps)
-    if sync:
-        assert spread < 0.6, starts
-    else:
-        assert spread > 2, starts
+    assert spread < 0.6, starts
 
 
 @pytest.mark.skipif(os.environ.get("BBR_A_LONG_TEST") != "1",
@@ -258,10 +182,7 @@ def test_a_retransmission_s_too_short_rtt_sample_does_not_flag_a_competitor(run_
     out = tmp_path / "stagger"
     run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--buffer-bdp", "2",
                 "--flows-per-rtt", "50", "--stagger", "0.1", "--duration", "90",
-                "--warmup", "30", "--sample-ms", "1000", "--seed", "1",
-                "--module-param", "fair_probe_rtt_sync=1",
-                "--module-param", "fair_slow_budget=1",
-                "--module-param", "fair_probe_rtt_min=2")
+                "--warmup", "30", "--sample-ms", "1000", "--seed", "1")
     run = out / "bbr_a_fair" / "run1"
     with open(run / "ss.csv") as f:
         short = {r["flow"] for r in csv.DictReader(f)
@@ -348,8 +269,7 @@ def test_with_the_grid_no_flow_skips_a_boundary(run_testbed, tmp_path):
     out = tmp_path / "m50"
     run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "10,60", "--flows-per-rtt", "50",
                 "--buffer-bdp", "2", "--duration", "30", "--warmup", "10", "--sample-ms", "0",
-                "--seed", "4", "--module-param", "fair_probe_rtt_sync=1",
-                "--module-param", "fair_slow_budget=1", "--module-param", "fair_probe_rtt_min=2")
+                "--seed", "4")
     flow_dips = dips(out / "bbr_a_fair" / "run1" / "trace.csv")
     starts = {f: [a for a, _ in d] for f, d in flow_dips.items()}
     assert sum(len(s) >= 2 for s in starts.values()) >= 90, starts
@@ -365,62 +285,35 @@ def test_with_the_grid_no_flow_skips_a_boundary(run_testbed, tmp_path):
     assert not skipped, (boundaries, skipped)
 
 
-def test_the_max_filter_holds_the_share_until_the_dips_have_decided(run_testbed, tmp_path):
-    """50 ms, 20 BDP, one flow each, 20..40 s: cubic's queue outlasts bbr_a_fair's first
-    PROBE_RTTs, and the competitor test flags it at the third (about 27 s). Until then the
-    default (fair_cwnd_avg=3, 0.18.0) sizes the cwnd target by the max filter, as the dips
-    left a queue; the average-rate target (1, 0.17.0's default), held down by cubic's queue,
-    keeps the flow at a smaller share, and the two loss-based laws keep the split they start
-    from. Over ten seeds the share in this window was 0.08 with 3 and 0.05 with 1 (block
-    v0171-windows in docs/coexistence.md).
-
-    Regression test for bbr_a_avg_target's value 3 and for it being the default."""
-    shares = {}
-    for label, extra in (("default", ()), ("avg1", ("--module-param", "fair_cwnd_avg=1"))):
-        summary = run_testbed(tmp_path / label, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50",
-                              "--buffer-bdp", "20", "--duration", "40", "--warmup", "20",
-                              "--sample-ms", "0", "--seed", "1", *extra)
-        r = summary["results"][0]
-        if label == "default":
-            assert "fair_cwnd_avg=3" in r["params"]["module_params_effective"].split()
-        shares[label] = share(summary, "bbr_a_fair")
-    assert shares["default"] > shares["avg1"] + 0.015, shares
-
-
 def test_a_competing_law_at_a_common_base_rtt_keeps_a_long_flow_its_share(run_testbed,
                                                                           tmp_path):
     """A 50 ms flow against a 10 ms cubic flow, 0.5 BDP, 20..40 s, the competitor flagged at
-    the first PROBE_RTT (fair_compete_dips=1, about 7 s in). At its own srtt
-    (fair_compete_rtt_us=0, the default before 0.19.0) the competing law regrows the bound
-    as a 50 ms CUBIC flow would, several times slower than the 10 ms cubic flow regrows its
-    window, and the flow keeps about a quarter of the link; at a common base RTT of 10 ms
-    plus the queueing delay (fair_compete_rtt_us=10000, the default from 0.19.0) it
-    regrows as that flow does (seed 1: 0.25 and 0.43 of the two flows' throughput).
+    the first PROBE_RTT (fair_compete_dips=1, about 7 s in). At its own srtt the competing
+    law would regrow the bound as a 50 ms CUBIC flow would, several times slower than the
+    10 ms cubic flow regrows its window, and the flow kept about a quarter of the link
+    (0.25 at seed 1, up to 0.18.x); at a common base RTT of 10 ms plus the queueing delay
+    (bbr_a_fair_compete_rtt_us) it regrows as that flow does (0.43 then).
 
-    Regression test for the law's RTT taking the option's base (bbr_a_law_rtt); the host
+    Regression test for the law's RTT taking the common base (bbr_a_law_rtt); the host
     tests hold the arithmetic."""
-    shares = {}
-    for label, value in (("srtt", 0), ("common", 10000)):
-        out = tmp_path / label
-        summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,10",
-                              "--buffer-bdp", "0.5", "--duration", "40", "--warmup", "20",
-                              "--sample-ms", "0", "--seed", "1",
-                              "--module-param", "fair_compete_dips=1",
-                              "--module-param", f"fair_compete_rtt_us={value}")
-        events = fair_events(out / "bbr_a_fair+cubic" / "run1")
-        # the competing law is the one in question: flagged at the first dip, and still
-        # flagged in most of the measured window
-        flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
-        assert flagged and sum(flagged) > len(flagged) / 2, (label, sum(flagged), len(flagged))
-        shares[label] = share(summary, "bbr_a_fair")
-    assert shares["common"] > shares["srtt"] + 0.08, shares
+    out = tmp_path / "common"
+    summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,10",
+                          "--buffer-bdp", "0.5", "--duration", "40", "--warmup", "20",
+                          "--sample-ms", "0", "--seed", "1", *COEX)
+    events = fair_events(out / "bbr_a_fair+cubic" / "run1")
+    # the competing law is the one in question: flagged at the first dip, and still
+    # flagged in most of the measured window
+    flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
+    assert flagged and sum(flagged) > len(flagged) / 2, (sum(flagged), len(flagged))
+    # more than the law at its own srtt kept, with the margin the two were held apart by
+    assert share(summary, "bbr_a_fair") > 0.25 + 0.08, summary["results"][0]["per_cc"]
 
 
 def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_buffer(
         run_testbed, tmp_path):
     """50 ms, 20 BDP, one flow each, 20..40 s, flagged at the second dip (about 17 s; one dip
     cannot tell cubic's growing queue from a longer path), the competing law at a base RTT of
-    10 ms (fair_compete_rtt_us=10000). In a buffer this deep both flows' RTTs
+    10 ms (bbr_a_fair_compete_rtt_us). In a buffer this deep both flows' RTTs
     are mostly cubic's queue, and the law is taken at 10 ms plus that queue, about as slow
     as cubic's own. 0.18.2 took it at 10 ms alone, and the bound regrew so much faster than
     cubic's window that bbr_a_fair took most of the link (seed 1: 0.90 with 0.18.2's rule,
@@ -431,8 +324,7 @@ def test_a_competing_law_at_a_common_base_rtt_does_not_outgrow_cubic_in_a_deep_b
     out = tmp_path / "deep"
     summary = run_testbed(out, "--cc", "bbr_a_fair+cubic", "--rtt", "50,50",
                           "--buffer-bdp", "20", "--duration", "40", "--warmup", "20",
-                          "--sample-ms", "0", "--seed", "1", "--module-param",
-                          "fair_compete_dips=2", "--module-param", "fair_compete_rtt_us=10000")
+                          "--sample-ms", "0", "--seed", "1", *with_dips(2))
     events = fair_events(out / "bbr_a_fair+cubic" / "run1")
     flagged = [e["compete"] for t, e in events if t > 20 and e["mode"] == 2]
     assert flagged and all(flagged), (sum(flagged), len(flagged))

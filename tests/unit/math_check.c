@@ -13,10 +13,8 @@
  *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
  *   bdpshare        then lines "BW RTT_US PM SHIFT LO"; prints the share
  *                   of the BDP PROBE_RTT holds
- *   avgtarget       then lines "AVG COMPETE LOSSY DIPS"; prints 1 where
+ *   avgtarget       then lines "COMPETE LOSSY DIPS"; prints 1 where
  *                   bbr_a_avg_target sizes the target by the average
- *   shortslow       then lines "D OWN PKTS SHIFT"; prints the shortfall
- *                   a slow flow takes
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
  *   lawrtt          then lines "SRTT_US PATH_US COMMON_US"; prints the RTT
@@ -254,23 +252,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "avgtarget")) {
-		uint32_t avg, compete, lossy, dips;
+		uint32_t compete, lossy, dips;
 
 		while (fgets(line, sizeof(line), stdin) &&
-		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
-			      &avg, &compete, &lossy, &dips) == 4)
-			printf("%d\n", bbr_a_avg_target(avg, compete, lossy, dips));
-		return 0;
-	}
-	if (argc >= 2 && !strcmp(argv[1], "shortslow")) {
-		uint64_t own;
-		uint32_t d, pkts, shift;
-
-		while (fgets(line, sizeof(line), stdin) &&
-		       sscanf(line, "%" SCNu32 " %" SCNu64 " %" SCNu32 " %" SCNu32,
-			      &d, &own, &pkts, &shift) == 4)
-			printf("%" PRIu32 "\n",
-			       bbr_a_short_slow(d, own, pkts, shift));
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &compete, &lossy, &dips) == 3)
+			printf("%d\n", bbr_a_avg_target(compete, lossy, dips));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "cubic")) {
@@ -453,6 +440,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | shortslow | avgtarget | cubic | reno | lawrtt | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | avgtarget | cubic | reno | lawrtt | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
 	return 2;
 }

@@ -77,7 +77,7 @@ def test_the_reference_gives_every_parameter_its_default_and_range():
             declared[name] = (default, f"{lo}..{hi}")
     documented = dict((name, (default, rng)) for name, default, rng in re.findall(
         r"^\| `(\w+)` \| (\d+) \| (\d+\.\.\d+) \|", ref, re.M))
-    assert len(declared) >= 20, declared
+    assert len(declared) >= 15, declared  # 19 (six of them bbr_a_fair's)
     wrong = {n: (v, documented.get(n)) for n, v in declared.items() if documented.get(n) != v}
     assert not wrong, f"docs/module.md's default or range differs from the source: {wrong}"
 
@@ -87,7 +87,7 @@ def test_guest_suite_checks_every_parameter():
     modinfo shows ("no undocumented parameters"); a parameter added to the source and not
     to that list broke every guest run of CI, so the list is compared here, on the host."""
     params = declared_params()
-    assert len(params) >= 20, params
+    assert len(params) >= 15, params
     sh = (ROOT / "tests" / "guest" / "bbr_a_tests.sh").read_text()
     listed = re.search(r'^PARAMS="([^"]*)"', sh, re.M).group(1).split()
     assert sorted(listed) == sorted(params), (
