@@ -63,10 +63,10 @@ CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "
 COND_CCS = ("bbr_a_fair", "bbr", "cubic")
 
 
-def conditions_table(src, buffer, cols, what):
+def conditions_table(src, buffer, cols, what, conditions=CONDITIONS):
     """A row per condition of path-conditions*.ini at one buffer (BDP)."""
     return Table(COND, ["path"], [([w], {"src": src, "scenario": f"{c}-b{buffer}"})
-                                  for c, w in CONDITIONS], cols, what=what)
+                                  for c, w in conditions], cols, what=what)
 
 
 def own_conditions(buffer):
@@ -82,18 +82,47 @@ def own_conditions(buffer):
 
 
 def cubic_conditions(buffer):
-    """Against one CUBIC flow (20 ms): the share bbr_a_fair and bbr keep, and each run's
-    Jain index beside cubic's against itself."""
-    return conditions_table("x", buffer, [Col(f"share of {cc}", "share0", 3, config=cc)
-                                          for cc in COND_CCS[:2]] + [
-        Col(f"Jain, {cc}", "jain", 3, config=cc) for cc in COND_CCS],
-        f"mean +- 95 % CI half-width over the seeds; one flow of the cc and one cubic flow "
+    """Against one CUBIC flow (20 ms): the share bbr_a_fair keeps, and its runs' Jain
+    index beside cubic's against itself (path-conditions-cubic.ini has one jitter)."""
+    return conditions_table("x", buffer, [
+        Col("share of bbr_a_fair", "share0", 3, config="bbr_a_fair"),
+        Col("bbr_a_fair's worst share", "share0", 3, extreme="min", config="bbr_a_fair"),
+        Col("Jain, bbr_a_fair", "jain", 3, config="bbr_a_fair"),
+        Col("Jain, cubic against cubic", "jain", 3, config="cubic")],
+        f"mean +- 95 % CI half-width over the seeds; one bbr_a_fair flow and one cubic flow "
         f"(cubic: two), 20 ms, 100 Mbit/s, {buffer} BDP, 120 s measured from 40 s; share: "
-        f"the cc's of both flows' throughput")
+        f"bbr_a_fair's of both flows' throughput",
+        [c for c in CONDITIONS if c[0] not in ("jitter2", "jitter5")])
+
+
+CELL = {"c": f"{PATHS}/cellular", "s": f"{PATHS}/cellular-solo"}
+CELL_ROWS = (("s", "verizon", "Verizon LTE, one 40 ms flow"), ("s", "att", "AT&T LTE, one 40 ms flow"),
+             ("c", "verizon", "Verizon LTE, 20 vs 80 ms"), ("c", "att", "AT&T LTE, 20 vs 80 ms"))
+
+
+def cellular_table():
+    """A row per trace and flow set, per cc its throughput and the tail of the queueing
+    delay its flows' RTTs show."""
+    cols = []
+    for cc in COND_CCS:
+        cols += [Col(f"{cc}: Mbit/s", "tput_total", 2, config=cc),
+                 Col(f"{cc}: p95 delay ms", "rtt_queueing_p95_ms", 0, config=cc)]
+    return Table(CELL, ["trace, flows"], [([w], {"src": src, "scenario": sc})
+                                          for src, sc, w in CELL_ROWS], cols,
+                 what="mean +- 95 % CI half-width over the seeds; the bottleneck's rate "
+                      "replayed from the trace in 100 ms bins, a 5 BDP buffer of its mean "
+                      "rate (5 Mbit/s) at the longest RTT, 120 s measured from 10 s; Mbit/s: "
+                      "all flows' throughput; p95 delay: the 95th percentile of srtt - base "
+                      "RTT over every flow's ss samples (rtt_queueing_p95_ms)")
 
 
 PATHS_BLOCKS = {
     "paths-hosts": hosts_table(),
+    "paths-conditions-b5": own_conditions(5),
+    "paths-conditions-b0.5": own_conditions(0.5),
+    "paths-conditions-cubic-b1": cubic_conditions(1),
+    "paths-conditions-cubic-b10": cubic_conditions(10),
+    "paths-cellular": cellular_table(),
     "paths-route-jain": route_table("jain", 3, worst=True),
     "paths-route-queue": route_table("qdelay_mean_ms", 1),
     "paths-route-solo": Table(SOLO, ["path"], [

@@ -83,7 +83,7 @@ PER_FLOW = {"cwnd_limited": "cwnd_limited_shares", "probe": "probe_shares",
 
 def values(runs, metric):
     """The per-run values of metric over runs: a RUN_METRICS column, tput<i> (flow i's
-    throughput, from 0), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
+    throughput, from 0), tput_total (all flows'), ratio (flow 1's throughput over flow 0's), share<i> (the i-th cc's
     share of a mixed run, from 0), harm, self_harm, share (a share-windows row's), wall_s
     (the run's own wall time, from a screen.sh tree's summaries), a PER_FLOW gain-trace
     value of flow i (cwnd_limited<i>, probe<i>, hold<i>, drain<i>, phi<i>, trace_queue<i>:
@@ -102,6 +102,8 @@ def values(runs, metric):
         elif metric.startswith("share"):
             i = int(metric[5:])
             out.append(r["shares"][i] if len(r.get("shares", [])) > i else None)
+        elif metric == "tput_total":
+            out.append(sum(r["tputs"]) if r["tputs"] else None)
         elif metric.startswith("tput"):
             i = int(metric[4:])
             out.append(r["tputs"][i] if len(r["tputs"]) > i else None)
