@@ -3,8 +3,11 @@
 # buffer) whose ACKs are all dropped for a while, so that the sender times out (RTO), with
 # the module's gain trace on. Runs INSIDE a UML time-travel guest:
 #   scripts/uml.sh run --out DIR -- sh tests/guest/rto_gap.sh CC START_S GAP_S [MODULE ARGS...]
-# The flow sends for START_S + GAP_S + 3 s; ACKs are dropped from START_S for GAP_S.
-# Writes $BBR_A_OUT/flow.json (testbed/tcpflow.py) and $BBR_A_OUT/trace.txt.
+# The flow sends for START_S + GAP_S + 3 s; ACKs are dropped from START_S for GAP_S, no
+# data is lost: the first ACKs after the gap cover data never retransmitted, and TCP may
+# find the RTO spurious (F-RTO) and undo it. Writes $BBR_A_OUT/flow.json
+# (testbed/tcpflow.py), $BBR_A_OUT/trace.txt and $BBR_A_OUT/netstat.txt (the sender's TCP
+# counters at the end).
 set -eu
 usage="usage: rto_gap.sh CC START_S GAP_S [MODULE ARGS...]"
 cc=${1:?$usage} start=${2:?$usage} gap=${3:?$usage}
@@ -39,3 +42,4 @@ tb_exec s1 python3 "$flow" client --host "$TB_RCV_ADDR" --port 5300 \
 wait
 echo 0 >$T/events/bbr_a/bbr_a_gain/enable
 grep 'bbr_a_gain:' $T/trace >"$BBR_A_OUT/trace.txt"
+tb_exec s1 cat /proc/net/netstat >"$BBR_A_OUT/netstat.txt"

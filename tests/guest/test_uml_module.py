@@ -68,7 +68,7 @@ def test_a_spurious_rto_s_cut_of_the_bound_is_undone(uml_kernel, tmp_path):
     it (TCPLossUndo) and so must the module: up to 0.21.0 undo_cwnd was BBRv1's for every
     algorithm and the bound stayed cut, 17.2 Mbit/s against the 19.1 in use, and regrew
     from there."""
-    out, _ = uml_run(tmp_path, "gap", "sh", "tests/guest/ack_gap.sh", "bbr_a_fair", "8", "600")
+    out, _ = uml_run(tmp_path, "gap", "sh", "tests/guest/rto_gap.sh", "bbr_a_fair", "8", "0.6")
     head, vals = (out / "netstat.txt").read_text().splitlines()[:2]
     assert int(dict(zip(head.split(), vals.split()))["TCPLossUndo"]) >= 1
     events = trace_events(out / "trace.txt", 5300)
