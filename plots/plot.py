@@ -51,6 +51,13 @@
         screen.sh tree): a panel per screen and scenario, each cc's runs' total throughput
         against their 95th-percentile queueing delay, the delay axis reversed.
 
+    plot.py --coexist PATH [PATH...] [--join] [--only CONFIGS] [--outdir OUT]
+        shares.png from coexistence screens (screen_runs.csv or screen.sh trees): each '+'
+        item's first cc's share against the buffer, a panel per RTT (scenarios c<BDP>:
+        20 ms, d<BDP>: 50 ms), 95 % CIs over the seeds. --join: one figure of all the
+        screens' runs (a curve's legend names its kernel when they ran on more than one);
+        --only: just these configurations.
+
     plot.py --docs [--check] [FILE.md...]
         Rewrite the generated tables of README.md, docs/*.md and docs/results/**/README.md
         (between <!-- table:NAME --> and <!-- /table -->; testbed/analysis/docs_blocks.py

@@ -47,3 +47,26 @@ def test_configs_of_one_item_are_curves_of_their_own():
     pts = share_points(runs)["c"]
     assert sorted(pts) == ["bbr+cubic", "bbr_a_fair+cubic (dips2)", "bbr_a_fair+cubic (fair)"]
     assert pts["bbr_a_fair+cubic (fair)"] == [(1.0, 0.6, 0.0, 1)]
+
+
+def test_join_draws_several_screens_as_one_figure(tmp_path):
+    """--coexist --join --only: the chosen configurations of two screens (on two kernels)
+    in one figure, each curve's legend naming its kernel."""
+    from analysis.figures.coexist import kernel_labels
+    paths = []
+    for name, cfg, cc, kernel in (("a", "bbr", "bbr+cubic", "6.1.192"),
+                                  ("b", "bbr3", "bbr3+cubic", "6.12.117")):
+        p = tmp_path / name / "screen_runs.csv"
+        p.parent.mkdir()
+        with open(p, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["config", "scenario", "cc", "seed", "shares", "problems", "kernel"])
+            for seed in (1, 2):
+                w.writerow([cfg, "c1", cc, seed, "0.6/0.4", "", kernel])
+                w.writerow(["other", "c1", "cubic+cubic", seed, "0.5/0.5", "", kernel])
+        paths.append(str(p))
+    out = coexist_shares(paths, outdir=str(tmp_path), only=["bbr", "bbr3"], name="j.png")
+    assert Path(out) == tmp_path / "j.png" and Path(out).stat().st_size > 1000
+    runs = [{"cc": "bbr+cubic", "kernel": "6.1.192"}, {"cc": "bbr3+cubic", "kernel": "6.12.117"}]
+    assert kernel_labels(runs) == {"bbr+cubic": " on 6.1.192", "bbr3+cubic": " on 6.12.117"}
+    assert kernel_labels(runs[:1]) == {}

@@ -66,8 +66,9 @@ def command(a):
         for p in a.paths:
             print(loss_plot(p, a.outdir))
     elif a.coexist:
-        for p in a.paths:
-            print(coexist_shares(p, outdir=a.outdir))
+        only = a.only.split(",") if a.only else None
+        for p in [a.paths] if a.join else a.paths:
+            print(coexist_shares(p, outdir=a.outdir, only=only))
     elif a.delay_throughput:
         print(delay_throughput(a.paths, a.titles.split(",") if a.titles else [], a.outdir))
     elif a.table:
@@ -118,9 +119,11 @@ def main(argv=None):
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
     ap.add_argument("--join", action="store_true",
-                    help="with --table: one table of all the screen.csv files")
+                    help="with --table: one table of all the screen.csv files; with "
+                         "--coexist: one figure of all the screens' runs")
     ap.add_argument("--only", metavar="CONFIGS",
-                    help="with --table: only these configurations (comma separated)")
+                    help="with --table or --coexist: only these configurations (comma "
+                         "separated)")
     ap.add_argument("--common", action="store_true",
                     help="with --table: only the scenarios every configuration has")
     ap.add_argument("--docs", action="store_true",

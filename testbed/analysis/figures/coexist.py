@@ -38,13 +38,32 @@ def share_points(runs):
     return pts
 
 
-def coexist_shares(path, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None):
-    """shares.png beside path (a screen_runs.csv or screen.sh tree): each '+' item's first
-    cc's share against the buffer, a panel per (scenario prefix, RTT label)."""
-    pts = share_points(load_runs(path))
+def kernel_labels(runs):
+    """{curve item: ' on KERNEL'} when the runs ran on more than one kernel (a figure joining
+    screens of two kernels says which each curve ran on), else {}."""
+    kernels = {r.get("kernel", "") for r in runs}
+    if len(kernels) < 2:
+        return {}
+    by_item = defaultdict(set)
+    for r in runs:
+        by_item[r.get("cc", "")].add(r.get("kernel") or "unknown kernel")
+    return {item: " on " + ", ".join(sorted(ks)) for item, ks in by_item.items()}
+
+
+def coexist_shares(paths, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None, only=None,
+                   name="shares.png"):
+    """NAME (shares.png) beside the first of paths (screen_runs.csv files or screen.sh trees;
+    one path or a list drawn as one figure): each '+' item's first cc's share against the
+    buffer, a panel per (scenario prefix, RTT label); only: just these configurations."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    runs = [r for p in paths for r in load_runs(p)
+            if only is None or r.get("config") in only]
+    pts = share_points(runs)
+    kernels = kernel_labels([r for r in runs if "+" in r.get("cc", "")])
+    want = [p for p, _ in panels]
     panels = [(p, label) for p, label in panels if p in pts]
     if not panels:
-        raise AnalysisError(f"{path}: no '+' runs at scenarios {', '.join(p for p, _ in panels)}")
+        raise AnalysisError(f"{', '.join(paths)}: no '+' runs at scenarios {', '.join(want)}")
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False)
     for ax, (prefix, label) in zip(axes[0], panels):
         styles = defaultdict(int)  # curves of one item: a marker and a line style each
@@ -58,7 +77,8 @@ def coexist_shares(path, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None):
             ax.errorbar(xs, ys, yerr=es, marker="osD^v"[k % 5], ms=4, capsize=3,
                         ls=("-", "--", ":", "-.")[k % 4],
                         color=CC_COLORS.get(first) if first != item.split("+")[-1] else "grey",
-                        label=f"{curve} ({lo if lo == hi else f'{lo}..{hi}'} seeds)")
+                        label=f"{curve}{kernels.get(item, '')} "
+                              f"({lo if lo == hi else f'{lo}..{hi}'} seeds)")
         ax.axhline(0.5, color="black", lw=0.8, ls=":")
         ax.set_xscale("log")
         bufs = sorted({x[0] for p in pts[prefix].values() for x in p})
@@ -69,4 +89,4 @@ def coexist_shares(path, panels=(("c", "20 ms"), ("d", "50 ms")), outdir=None):
         ax.set_ylabel("first cc's share of the throughput")
         ax.set_title(f"one flow each, {label}", fontsize=9)
         legend_below(ax)
-    return save_png(fig, path if not path.endswith("/") else path[:-1], outdir, "shares.png")
+    return save_png(fig, paths[0].rstrip("/"), outdir, name)

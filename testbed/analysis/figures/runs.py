@@ -12,7 +12,8 @@ from . import plt
 
 
 CC_COLORS = {"bbr_a": "tab:blue", "bbr": "tab:orange", "cubic": "tab:green", "reno": "tab:red",
-             "bbr_a_fair": "tab:purple", "bbq": "tab:brown", "da_bbr": "tab:pink"}
+             "bbr_a_fair": "tab:purple", "bbq": "tab:brown", "da_bbr": "tab:pink",
+             "bbr3": "tab:cyan"}
 
 
 FLOW_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
