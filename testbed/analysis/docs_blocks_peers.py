@@ -2,7 +2,10 @@
 BBRv3 (a UML kernel built with BBR_A_UML_PATCH), beside bbr_a_fair on the same testbed
 (screen.sh trees under docs/results/peers-uml/). docs_blocks.py adds PEERS_BLOCKS to its
 BLOCKS; this module imports nothing from it."""
-from .docs import Col, Table
+import os
+
+from .docs import REPO, Col, Table
+from .tables import load_runs, mean_ci95, values
 
 PEERS = "docs/results/peers-uml"
 COEXIST = {"f": f"{PEERS}/coexist", "v3": f"{PEERS}/coexist-bbr3"}
@@ -10,7 +13,114 @@ COEXIST_BDP = ("0.1", "1", "2", "4", "8", "16")
 # (label, source, config) of the BBR-like flow beside cubic
 COEXIST_CCS = (("bbr_a_fair", "f", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
 
+# BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
+# bbr_a_fair 0.20.0's algorithm (0.19.2's runs with fair_startup_loss=1, config sl) and bbr
+V0192 = "docs/results/coexistence-uml/crtt-v0183/v0192"
+OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
+       "p": f"{V0192}/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
+OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
+              ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
+              ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
+              ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
+              ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss"))
+# (label, source, config) of each cc's own-kind runs
+OWN_CCS = (("bbr_a_fair", "p", "sl"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
+# the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
+# ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
+WIDE = {"w": f"{V0192}/wide-60s/screen_runs.csv", "m": f"{V0192}/m10-90s/screen_runs.csv",
+        "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
+WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
+               ("c3-b2", "10, 30, 90 ms, 2 BDP"), ("c3-b5", "10, 30, 90 ms, 5 BDP"),
+               ("c4-b2", "10, 20, 50, 100 ms, 2 BDP"),
+               ("m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP"))
+GRID200 = "docs/results/coexistence-uml/grid-200s/screen_runs.csv"
+CUBIC = {"p": f"{V0192}/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
+CUBIC_POINTS = tuple((f"{p}{b}", rtt, b) for p, rtt in (("c", "20 ms"), ("d", "50 ms"))
+                     for b in ("0.5", "1", "2", "5", "10", "20"))
+
+
+def _references(path, scenario, metric):
+    """metric's values over the runs of the reference screen at path (grid-200s: cubic
+    alone and cubic against cubic) at scenario that are results."""
+    return [v for v in values([r for r in load_runs(os.path.join(REPO, path))
+                               if r["scenario"] == scenario and not r["problems"]], metric)
+            if v is not None]
+
+
+def harm_to_cubic(ref=GRID200):
+    """A cell function: the runs' harm to their cubic flow (the second), (x_solo - x_with) /
+    x_solo per run, x_solo the mean of ref's cubic-alone throughput at the runs' point (as
+    the README's block computes bbr_a_fair's)."""
+    def cell(runs):
+        good = [r for r in runs if not r["problems"]]
+        solo = _references(ref, good[0]["scenario"], "solo_mbps") if good else []
+        if not solo:
+            return "-"
+        x = sum(solo) / len(solo)
+        m, h = mean_ci95([(x - t) / x for t in values(good, "tput1") if t is not None])
+        return "-" if m is None else f"{m:.2f}" + ("" if h is None else f" +- {h:.2f}")
+    return cell
+
+
+def self_harm_bar(ref=GRID200):
+    """A cell function: the harm bar at the runs' point, ref's mean cubic-against-cubic
+    self-harm there + 0.1."""
+    def cell(runs):
+        good = [r for r in runs if not r["problems"]]
+        sh = _references(ref, good[0]["scenario"], "self_harm") if good else []
+        return f"{sum(sh) / len(sh) + 0.1:.2f}" if sh else "-"
+    return cell
+
+
+KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
+           "UML 6.1.192")
+
 PEERS_BLOCKS = {
+    "peers-own": Table(OWN, ["cc", "scenario"], [
+        ([cc, label], {"src": src, "config": cfg, "scenario": s})
+        for s, label in OWN_POINTS for cc, src, cfg in OWN_CCS], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
+        Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="mean +- 95 % CI half-width over the seeds; two flows of one cc, one per RTT, "
+             "100 Mbit/s, 30 s measured from 5 s; bbr_a_fair 0.20.0's algorithm (0.19.2's runs "
+             "with fair_startup_loss=1), bbr from the grid of 0.4.0; " + KERNELS,
+        seed_notes=False),
+    "peers-wide": Table(WIDE, ["cc", "scenario"], [
+        ([cc, label], {"src": src, "config": cfg, "scenario": s})
+        for s, label in WIDE_POINTS
+        for cc, src, cfg in (("bbr_a_fair", "m" if s == "m10-b2" else "w", "sl"),
+                             ("bbr3", "v3", "bbr3"), ("bbr", "r", "bbr"))
+        if not (cc == "bbr" and s == "m10-b2")], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="mean +- 95 % CI half-width over the seeds; one flow per RTT class (ten at "
+             "m10-b2), 100 Mbit/s, 60 s measured from 5 s (m10-b2: 90 s from 30 s); Jain over "
+             "every flow; bbr_a_fair 0.20.0's algorithm (0.19.2's runs with "
+             "fair_startup_loss=1), bbr from the wide grid (its ten-flow runs, 40 s long, not "
+             "shown); " + KERNELS, seed_notes=False),
+    "peers-cubic": Table(CUBIC, ["RTT", "buffer, BDP"], [
+        ([rtt, b], {"scenario": s}) for s, rtt, b in CUBIC_POINTS], [
+        Col("bbr_a_fair's share %", "share0", 1, 100, src="p", config="sl"),
+        Col("Jain", "jain", src="p", config="sl"),
+        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="p", config="sl"),
+        Col("bbr3 runs", "runs", src="v3", config="bbr3"),
+        Col("bbr3's share %", "share0", 1, 100, src="v3", config="bbr3"),
+        Col("Jain", "jain", src="v3", config="bbr3"),
+        Col("worst Jain", "jain", extreme="min", src="v3", config="bbr3"),
+        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="v3", config="bbr3"),
+        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar(), src="p", config="sl"),
+        Col("bbr's share %", "share0", 1, 100, src="g", config="bbr"),
+        Col("Jain", "jain", src="g", config="bbr"),
+        Col("harm to cubic", "harm", 2, src="g", config="bbr")],
+        what="mean +- 95 % CI half-width over the seeds; one flow of each cc against one "
+             "cubic flow, same RTT, 100 Mbit/s, 200 s measured from 60 s; share: of the two "
+             "flows' throughput; harm: (x_solo - x_with) / x_solo of cubic's throughput (Ware "
+             "et al.), computed against the mean of grid-200s's cubic-alone runs (6.1.192) at "
+             "the point, bbr's against its own screen's, per seed; bar: grid-200s's "
+             "cubic-against-cubic self-harm there, + 0.1; bbr_a_fair 0.20.0's algorithm "
+             "(0.19.2's runs with fair_startup_loss=1); " + KERNELS),
+
     "peers-coexist": Table(COEXIST, ["buffer, BDP"], [
         ([b], {"scenario": f"b{b}"}) for b in COEXIST_BDP], [
         *(Col(f"{cc}'s share %", "share0", 1, 100, src=src, config=cfg)
