@@ -72,6 +72,10 @@ def self_harm_bar(ref=GRID200):
     return cell
 
 
+# cubic alone at the grid's points: grid-200s's on 6.1 (the harm's x_solo), and on bbr3's kernel
+SOLO = {"g": GRID200, "v3": f"{PEERS}/solo-200s-bbr3"}
+
+
 KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
            "UML 6.1.192")
 
@@ -99,6 +103,15 @@ PEERS_BLOCKS = {
              "every flow; bbr_a_fair 0.20.0's algorithm (0.19.2's runs with "
              "fair_startup_loss=1), bbr from the wide grid (its ten-flow runs, 40 s long, not "
              "shown); " + KERNELS, seed_notes=False),
+    "peers-solo": Table(SOLO, ["RTT", "buffer, BDP"], [
+        ([rtt, b], {"scenario": "s" + s[1:] if s[0] == "c" else "t" + s[1:]})
+        for s, rtt, b in CUBIC_POINTS], [
+        Col("cubic alone on 6.1.192, Mbit/s", "tput0", 2, src="g", config="cubic"),
+        Col("cubic alone on 6.12.117 with the BBRv3 patch, Mbit/s", "tput0", 2, src="v3",
+            config="cubic")],
+        what="mean +- 95 % CI half-width over the seeds; one cubic flow alone, 100 Mbit/s, "
+             "200 s measured from 60 s; grid-200s's runs (the harm's x_solo in peers-cubic) "
+             "and one seed on the kernel bbr3 ran on", seed_notes=False),
     "peers-cubic": Table(CUBIC, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"scenario": s}) for s, rtt, b in CUBIC_POINTS], [
         Col("bbr_a_fair's share %", "share0", 1, 100, src="p", config="sl"),
