@@ -25,4 +25,5 @@ def test_cells_without_results_are_a_dash():
 
 
 def test_the_peer_blocks_are_registered():
-    assert {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist"} <= set(docs_blocks.BLOCKS)
+    names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist"}
+    assert names <= set(docs_blocks.BLOCKS)
