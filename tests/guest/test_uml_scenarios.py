@@ -40,6 +40,13 @@ SHORT = {
                          "--warmup", "6", "--delay-schedule", "1:3:25"],
     "route-change-solo.ini": ["--point", "up20", "--cc", "bbr", "--duration", "8",
                               "--warmup", "5", "--delay-schedule", "1:3:40"],
+    "path-conditions.ini": ["--point", "jitter5-b5", "--cc", "bbr_a_fair", "--duration", "8",
+                            "--warmup", "3"],
+    "path-conditions-cubic.ini": ["--point", "ackagg-b1", "--cc", "bbr_a_fair+cubic",
+                                  "--duration", "8", "--warmup", "3"],
+    "cellular.ini": ["--point", "verizon", "--cc", "bbr_a_fair", "--duration", "8",
+                     "--warmup", "2"],
+    "cellular-solo.ini": ["--point", "att", "--cc", "bbr", "--duration", "8", "--warmup", "2"],
 }
 
 
@@ -110,12 +117,28 @@ def check_loss(r):
     assert r["loss_pct"] == 1.0 and r["utilization"] > 0.3, r["utilization"]
 
 
+def check_conditions(r):
+    # the point's one change from the clean path reached the run
+    p = r["params"]
+    assert p.get("delay_jitter", "").startswith("5:") or p.get("ack_aggregation"), p
+    assert r["utilization"] > 0.5, r["utilization"]
+
+
+def check_cellular(r):
+    # the trace's schedule drove the rate, and the flows' RTT delay tail is reported
+    assert r["params"]["rate_trace_source"].split()[0].endswith(".down"), r["params"]
+    assert r["rtt_queueing_p95_ms"] is not None, r.get("rtt_queueing_p95_ms")
+
+
 CHECKS = {"aqm-rate-step.ini": check_aqm, "coexist-aqm.ini": check_coexist_aqm,
           "coexist-aqm-solo.ini": check_coexist_aqm_solo, "convergence.ini": check_convergence,
           "fct-mixed.ini": check_fct, "flent-rtt-fair.ini": check_flent,
           "flent-tcp-nup.ini": check_flent, "late-join.ini": check_late_join,
           "leave.ini": check_leave, "loss-sweep.ini": check_loss,
-          "route-change.ini": check_route_change, "route-change-solo.ini": check_route_change}
+          "route-change.ini": check_route_change, "route-change-solo.ini": check_route_change,
+          "path-conditions.ini": check_conditions,
+          "path-conditions-cubic.ini": check_conditions,
+          "cellular.ini": check_cellular, "cellular-solo.ini": check_cellular}
 
 
 def test_every_shipped_scenario_has_a_short_form():
