@@ -8,7 +8,7 @@ Real time and about 2 to 3 minutes of wall time (a kernel build the first time),
 needs root: opt-in,
 
     BBR_A_SEPARATE_TEST=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider \\
-        tests/guest/test_separate_kernels.py
+        tests/guest/test_uml_separate_kernels.py
 """
 import json
 import os
