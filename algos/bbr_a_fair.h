@@ -311,19 +311,20 @@ static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
 static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 t_ms, cubic, beta;
+	u32 t_ms;
 
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	beta = bbr_a_fair_beta(f->hi_compete);
-	cubic = bbr_a_cubic_bound(f->hi_max, t_ms, f->hi_k_ms, beta);
-	if (!cubic)
-		return 0;
-	return max(cubic,
-		   bbr_a_reno_bound(f->hi_max, t_ms,
-				    bbr_a_fair_law_rtt(sk, f->hi_compete),
-				    beta));
+	/* each law with its constants, for divisions by constants */
+	if (f->hi_compete)
+		return bbr_a_law_bound(f->hi_max, t_ms, f->hi_k_ms,
+				       bbr_a_fair_compete_beta_pm,
+				       bbr_a_fair_law_rtt(sk, true),
+				       bbr_a_fair_compete_rtt_us);
+	return bbr_a_law_bound(f->hi_max, t_ms, f->hi_k_ms,
+			       bbr_a_fair_hi_beta_pm, bbr_a_fair_hi_rtt_us,
+			       bbr_a_fair_hi_rtt_us);
 }
 
 /*
@@ -873,7 +874,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts;
-	u64 w, target, cut = 0, floor = 0;
+	u64 w, cut = 0, floor = 0;
 
 	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
 	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
@@ -915,10 +916,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 */
 	pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * bbr_a_fair_pkts_rate_us,
 				  BW_SCALE);
-	target = DIV_ROUND_UP_ULL(w * bw, BW_UNIT) + pkts;
-	if (cut)
-		target = max(target - min(target, cut), min(floor, target));
-	return target;
+	return bbr_a_queue_target(w, bw, pkts, cut, floor, BW_SCALE);
 }
 
 /*

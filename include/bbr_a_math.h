@@ -169,13 +169,17 @@ static inline u32 bbr_a_cbrt(u64 x)
 	return (u32)y;
 }
 
-/* floor(sqrt(x)), bit by bit: two bits of x per bit of the root. */
+/*
+ * floor(sqrt(x)), bit by bit: two bits of x per bit of the root, from the
+ * highest power of 4 not above x.
+ */
 static inline u32 bbr_a_isqrt(u64 x)
 {
-	u64 r = 0, b = 1ULL << 62;
+	u64 r = 0, b;
 
-	while (b > x)
-		b >>= 2;
+	if (!x)
+		return 0;
+	b = 1ULL << ((bbr_a_fls64(x) - 1) & ~1U);
 	for (; b; b >>= 2) {
 		if (x >= r + b) {
 			x -= r + b;
@@ -223,6 +227,32 @@ static inline u32 bbr_a_budget_by_rate(u32 extra, u64 own, u32 pkts,
 }
 
 /*
+ * The largest cwnd target bbr_a_fair gives, packets: TCP's "infinite"
+ * window (TCP_INFINITE_SSTHRESH), so that the budgets added to it still fit
+ * in 32 bits. Only a bound that grew far past any link's rate reaches it.
+ */
+#define BBR_A_TARGET_MAX	0x7fffffffU
+
+/*
+ * bbr_a_fair's PROBE_BW cwnd target, packets: bw (packets per us in
+ * 1/2^shift) for w_us, rounded up, plus pkts; less cut, where a shallow
+ * buffer's cut came off the queue allowance, but not below floor nor the
+ * target before the cut, whichever is lower; at
+ * most BBR_A_TARGET_MAX, never a 64-bit value cut to its low 32 bits. w_us
+ * below 2^32 keeps w_us x bw in 64 bits.
+ */
+static inline u32 bbr_a_queue_target(u64 w_us, u32 bw, u32 pkts, u64 cut,
+				     u64 floor, u32 shift)
+{
+	u64 target = ((w_us * bw + (1ULL << shift) - 1) >> shift) + pkts;
+	u64 lo = floor < target ? floor : target;
+
+	if (cut)
+		target = target > cut + lo ? target - cut : lo;
+	return target < BBR_A_TARGET_MAX ? (u32)target : BBR_A_TARGET_MAX;
+}
+
+/*
  * pm thousandths of the packets a rate of bw (packets per us in 1/2^shift)
  * sends in rtt_us, at least lo packets. bw x rtt_us fits in 64 bits; after
  * the shift, with shift at least 24 (BW_SCALE), it is below 2^40, and times
@@ -258,21 +288,29 @@ static inline bool bbr_a_cubic_expired(u32 t_ms, u32 k_ms)
 	return t_ms > (u64)(1 + BBR_A_CUBIC_MAX_K) * k_ms;
 }
 
-static inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
-				    u32 beta_pm)
+static __always_inline u32 bbr_a_cubic_bound(u32 x_max, u32 t_ms, u32 k_ms,
+					     u32 beta_pm)
 {
 	const u64 one = 1ULL << (3 * BBR_A_CUBIC_SCALE);
 	u64 r, r3, f, x;
 	bool past_k;
+	u32 d;
 
 	if (!k_ms)
 		return x_max;
 	if (bbr_a_cubic_expired(t_ms, k_ms))
 		return 0;
-	/* |1 - t/K| in 1/2^16 */
+	/*
+	 * |1 - t/K| in 1/2^16; |t - K| is at most 3 K, and a divisor and
+	 * dividend that fit in 32 bits (t within 65 s of K) take the
+	 * cheaper 32-bit division, for the same quotient.
+	 */
 	past_k = t_ms > k_ms;
-	r = bbr_a_div_u64((u64)(past_k ? t_ms - k_ms : k_ms - t_ms)
-			  << BBR_A_CUBIC_SCALE, k_ms);
+	d = past_k ? t_ms - k_ms : k_ms - t_ms;
+	if (d < (1U << (32 - BBR_A_CUBIC_SCALE)))
+		r = (d << BBR_A_CUBIC_SCALE) / k_ms;
+	else
+		r = bbr_a_div_u64((u64)d << BBR_A_CUBIC_SCALE, k_ms);
 	r3 = bbr_a_div_u64(r * r * r * beta_pm, 1000);
 	f = (past_k ? one + r3 : one - r3) >> (3 * BBR_A_CUBIC_SCALE - 20);
 	x = ((u64)x_max * f) >> 20;
@@ -325,8 +363,8 @@ static inline u32 bbr_a_law_rtt(u32 srtt_us, u32 path_us, u32 common_us)
  * (packets per us, 2^24 scaled); returns the estimate t_ms after the cut,
  * at most ~0U.
  */
-static inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
-				   u32 beta_pm)
+static __always_inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
+					    u32 beta_pm)
 {
 	u64 x = bbr_a_div_u64((u64)x_max * (1000 - beta_pm), 1000);
 	u64 srtt2 = (u64)srtt_us * srtt_us;
@@ -347,6 +385,32 @@ static inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
 	add = bbr_a_div_u64(add * 3 * beta_pm, 2000 - beta_pm);
 	x += add;
 	return x > ~0U ? ~0U : (u32)x;
+}
+
+/*
+ * The bound a law gives at t_ms: CUBIC's, or its Reno-friendly estimate at
+ * the law's RTT (rtt_us) if higher; 0 once CUBIC's has expired. The estimate
+ * falls as the RTT grows, so where the law's RTT is never below rtt_lo_us,
+ * the estimate at rtt_lo_us bounds it: when CUBIC's is at least that, the
+ * estimate at rtt_us, with its divisions by a variable RTT, is not needed.
+ * With constant beta_pm and rtt_lo_us every other division is by a
+ * constant.
+ */
+static __always_inline u32 bbr_a_law_bound(u32 x_max, u32 t_ms, u32 k_ms,
+					   u32 beta_pm, u32 rtt_us,
+					   u32 rtt_lo_us)
+{
+	u32 cubic = bbr_a_cubic_bound(x_max, t_ms, k_ms, beta_pm);
+	u32 reno;
+
+	if (!cubic)
+		return 0;
+	reno = bbr_a_reno_bound(x_max, t_ms, rtt_lo_us, beta_pm);
+	if (cubic >= reno)
+		return cubic;
+	if (rtt_us != rtt_lo_us)
+		reno = bbr_a_reno_bound(x_max, t_ms, rtt_us, beta_pm);
+	return cubic > reno ? cubic : reno;
 }
 
 /*

@@ -8,9 +8,11 @@
 #define _BBR_A_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/types.h>
 #define bbr_a_div_u64(n, d)	div64_u64(n, d)
+#define bbr_a_fls64(x)		fls64(x)
 #define bbr_a_div_u64_rem(n, d, r)	div_u64_rem(n, d, r)
 #else
 #include <stdbool.h>
@@ -20,6 +22,10 @@ typedef uint32_t u32;
 typedef int32_t s32;
 typedef uint64_t u64;
 #define bbr_a_div_u64(n, d)	((n) / (d))
+#ifndef __always_inline
+#define __always_inline	inline
+#endif
+#define bbr_a_fls64(x)		((x) ? 64 - __builtin_clzll(x) : 0)
 static inline u64 bbr_a_div_u64_rem(u64 n, u32 d, u32 *r)
 {
 	*r = (u32)(n % d);

@@ -17,6 +17,10 @@
  *                   bbr_a_avg_target sizes the target by the average
  *   cubic           then lines "X_MAX T_MS K_MS BETA_PM"; prints the bound
  *   reno            then lines "X_MAX T_MS SRTT_US BETA_PM"; prints the bound
+ *   target          then lines "W_US BW PKTS CUT FLOOR"; prints bbr_a_fair's
+ *                   cwnd target (BW_SCALE 24)
+ *   lawbound        then lines "X_MAX T_MS K_MS BETA_PM RTT_US RTT_LO_US";
+ *                   prints the larger of the two, 0 once CUBIC's expired
  *   lawrtt          then lines "SRTT_US PATH_US COMMON_US"; prints the RTT
  *                   a competing bound's law is taken at
  *   continue        then lines "X_MAX BETA_PM USED_BW"; prints where an
@@ -52,7 +56,8 @@
  * -DMUTANT_0141 starts a competitor's law and recuts as 0.14.1 did: at the
  * bound however far it grew, and never inside one recovery; -DMUTANT_0155
  * measures a dip against tcp_min_rtt alone, as 0.15.5 did; -DMUTANT_0182
- * takes a competing law at the common RTT alone, as 0.18.2 did.
+ * takes a competing law at the common RTT alone, as 0.18.2 did;
+ * -DMUTANT_0230 cuts a cwnd target above 32 bits to its low 32, as 0.23.0 did.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -167,6 +172,21 @@ static uint32_t compete_start(uint32_t bw, uint32_t full, uint32_t bound,
 #define law_rtt(s, p, c)	bbr_a_law_rtt(s, p, c)
 #endif
 
+#ifdef MUTANT_0230
+static uint32_t queue_target(uint64_t w, uint32_t bw, uint32_t pkts,
+			     uint64_t cut, uint64_t floor)
+{
+	uint64_t t = ((w * bw + (1ULL << 24) - 1) >> 24) + pkts;
+	uint64_t lo = floor < t ? floor : t;
+
+	if (cut)
+		t = t - (cut < t ? cut : t) > lo ? t - (cut < t ? cut : t) : lo;
+	return (uint32_t)t;
+}
+#else
+#define queue_target(w, b, p, c, f)	bbr_a_queue_target(w, b, p, c, f, 24)
+#endif
+
 #ifdef MUTANT_0155
 #define compete_base(m, b)	((void)(b), (m))
 #else
@@ -276,6 +296,25 @@ int main(int argc, char **argv)
 		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
 			      &x, &t, &r, &b) == 4)
 			printf("%" PRIu32 "\n", bbr_a_reno_bound(x, t, r, b));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "lawbound")) {
+		uint32_t x, t, k, b, r, lo;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32
+			      " %" SCNu32 " %" SCNu32, &x, &t, &k, &b, &r, &lo) == 6)
+			printf("%" PRIu32 "\n", bbr_a_law_bound(x, t, k, b, r, lo));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "target")) {
+		uint64_t w, cut, floor;
+		uint32_t bw, pkts;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu64 " %" SCNu32 " %" SCNu32 " %" SCNu64
+			      " %" SCNu64, &w, &bw, &pkts, &cut, &floor) == 5)
+			printf("%" PRIu32 "\n", queue_target(w, bw, pkts, cut, floor));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "lawrtt")) {

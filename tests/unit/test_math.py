@@ -282,6 +282,85 @@ def test_cubic_bound_follows_cubics_law(build):
         assert abs(g - want) <= want * 1e-3 + 1, (x, t, k, b, g, want)
 
 
+def cubic_model(x, t, k, b):
+    """bbr_a_cubic_bound's integer arithmetic, exactly, with Python's unbounded integers."""
+    if not k:
+        return x
+    if t > 4 * k:
+        return 0
+    r = (abs(t - k) << 16) // k
+    r3 = r ** 3 * b // 1000
+    f = ((1 << 48) + r3 if t > k else (1 << 48) - r3) >> 28
+    return min(x * f >> 20, 2**32 - 1)
+
+
+def reno_model(x, t, r, b):
+    base = x * (1000 - b) // 1000
+    if not r or b >= 1000:
+        return base
+    add = min(((min(t, 2**22) * 1000) << 24) // (r * r), 2**50) * 3 * b // (2000 - b)
+    return min(base + add, 2**32 - 1)
+
+
+def test_cubic_bound_is_the_same_integer_law_with_its_32_bit_division(build):
+    """|t - K| / K takes a 32-bit division where it fits (t within 65 s of K): the same
+    quotient as the 64-bit one, so every bound is the one 0.23.0 gave, to the unit."""
+    rng = random.Random(13)
+    cases = [(rng.randint(1, 2**32 - 1), rng.randint(0, 4 * k + 2), k, rng.choice((100, 300)))
+             for k in (rng.randint(1, 2**15 - 1) for _ in range(4000))]
+    cases += [(10**6, k + (1 << 16) + d, k, 300) for k in (2**15 - 1, 30000) for d in (-1, 0, 1)]
+    got = [int(v) for v in run(build(), "cubic",
+                               stdin="".join(f"{x} {t} {k} {b}\n" for x, t, k, b in cases))]
+    assert got == [cubic_model(*c) for c in cases]
+
+
+def test_the_cwnd_target_saturates_rather_than_wrapping(build):
+    """bw x w rounded up plus pkts, less a shallow buffer's cut down to the lower of the
+    floor and the target; above 2^31 - 1 packets it stays there (TCP's infinite window, so
+    that the budgets added to it stay in 32 bits). 0.23.0 (MUTANT_0230) kept the low 32 bits
+    of a larger target: bw and w at their 32-bit maxima, about 2^40 packets, came out as 9489."""
+    rng = random.Random(19)
+    cases = [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 10000),
+              rng.choice((0, rng.randint(0, 2**40))), rng.randint(0, 2**40)) for _ in range(5000)]
+    cases += [(35000, 2**32 - 1, 32, 0, 0), (2**32 - 1, 2**32 - 1, 10000, 0, 0),
+              (35000, 2**31, 32, 0, 0), (15000, 10**6, 32, 10**9, 5), (15000, 10**6, 32, 10**9, 10**12)]
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    want = []
+    for w, bw, p, cut, floor in cases:
+        t = -(-w * bw // 2**24) + p
+        if cut:
+            t = max(t - min(t, cut), min(floor, t))
+        want.append(min(t, 2**31 - 1))
+    assert [int(v) for v in run(build(), "target", stdin=stdin)] == want
+    old = [int(v) for v in run(build("-DMUTANT_0230", name="old0230"), "target", stdin=stdin)]
+    assert want[5001] == 2**31 - 1 and old[5001] == 9489
+
+
+def test_a_law_s_bound_skips_reno_at_its_rtt_only_where_it_cannot_win(build):
+    """bbr_a_law_bound is max(CUBIC's, Reno's at the law's RTT), 0 once CUBIC's expired:
+    Reno's estimate falls as the RTT grows, so the one at the law's lowest RTT bounds it;
+    the cases include over a hundred where Reno's is the higher."""
+    rng = random.Random(17)
+    cases = []
+    for _ in range(6000):
+        k = rng.randint(1, 2**15 - 1)
+        lo = rng.choice((10000, 20000, rng.randint(1, 10**6)))
+        r = lo if rng.random() < 0.3 else rng.randint(lo, lo + rng.choice((10, 10**4, 10**6)))
+        cases.append((rng.randint(1, 2**32 - 1), rng.randint(0, 4 * k + 2), k,
+                      rng.choice((100, 300, rng.randint(0, 999))), r, lo))
+    # small windows early in the law, where Reno's estimate is the higher
+    cases += [(rng.randint(1, 2**16), rng.randint(0, 3000), rng.randint(200, 3000), 300,
+               rng.randint(10000, 40000), 10000) for _ in range(2000)]
+    got = [int(v) for v in run(build(), "lawbound",
+                               stdin="".join(" ".join(map(str, c)) + "\n" for c in cases))]
+    want = []
+    for x, t, k, b, r, lo in cases:
+        c = cubic_model(x, t, k, b)
+        want.append(0 if not c else max(c, reno_model(x, t, r, b)))
+    assert got == want
+    assert sum(w > cubic_model(x, t, k, b) for w, (x, t, k, b, r, lo) in zip(want, cases)) > 100
+
+
 def test_reno_bound_adds_alpha_packets_per_rtt(build):
     """(1 - beta) x_max + alpha t / srtt^2 in packets/us x 2^24, alpha = 3 beta/(2 - beta):
     at beta 0.3 a 25 ms flow regains 0.529 packets per RTT of window, i.e. its rate grows
