@@ -1143,22 +1143,16 @@ enum bbr_ev {
 };
 
 /*
- * A bbr_a_gain event: on an ACK, one per packet-timed round and one when the
- * reason for the gain changes; at an RTO or an idle restart, always (rtt_us
- * -1). Nothing is computed while the tracepoint is off.
+ * A bbr_a_gain event, built and emitted out of line: the snapshot's code
+ * stays off the per-ACK path, which only tests the tracepoint's key.
  */
-static __always_inline void bbr_trace_gain(struct sock *sk,
-					   const struct bbr_ctx *c,
-					   u8 ev, u8 prev_why,
-					   const enum bbr_algo algo)
+static noinline void bbr_trace_gain_event(struct sock *sk,
+					  const struct bbr_ctx *c, u8 ev,
+					  const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_snapshot snap = {};
-
-	if (!trace_bbr_a_gain_enabled() ||
-	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
-		return;
 
 	snap.algo = algo;
 	snap.ev = ev;
@@ -1177,6 +1171,26 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	snap.t_us = tp->tcp_mstamp;
 	bbr_hook_trace(sk, c, &snap, algo);
 	trace_bbr_a_gain(sk, &snap);
+}
+
+/*
+ * A bbr_a_gain event: on an ACK, one per packet-timed round and one when the
+ * reason for the gain changes; at an RTO or an idle restart, always (rtt_us
+ * -1). While the tracepoint is off, one test of its key (a patched jump
+ * where the kernel has jump labels): tracepoint_enabled() is inlined where
+ * trace_bbr_a_gain_enabled() may be left a call.
+ */
+static __always_inline void bbr_trace_gain(struct sock *sk,
+					   const struct bbr_ctx *c,
+					   u8 ev, u8 prev_why,
+					   const enum bbr_algo algo)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (likely(!tracepoint_enabled(bbr_a_gain)) ||
+	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
+		return;
+	bbr_trace_gain_event(sk, c, ev, algo);
 }
 
 static __always_inline void bbr_update_model(struct sock *sk,

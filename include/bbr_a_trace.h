@@ -27,7 +27,7 @@
 
 #ifndef _BBR_A_SNAPSHOT
 #define _BBR_A_SNAPSHOT
-/* What one event reports; filled by bbr_trace_gain(). */
+/* What one event reports; filled by bbr_trace_gain_event(). */
 struct bbr_a_snapshot {
 	u8	algo;		/* enum bbr_algo */
 	u8	ev;		/* enum bbr_ev: 0 ACK, 1 RTO, 2 idle restart */
