@@ -8,7 +8,7 @@ import sys
 
 from .checks import notes, problems
 from .common import DEFAULT_COOLDOWN, AnalysisError, save_csv
-from .cost import cost_summary
+from .cost import ack_cost_summary, cost_summary
 from .stress import STRESS_COLS, stress_row
 from .run import find_runs
 from .screen import SCREEN_RUN_COLS, print_screen, print_screen_markdown, screen_runs, screen_table
@@ -91,6 +91,8 @@ def parser():
                     "rate phases, flent), to CSV; with rate schedules also CSV's _series.csv")
     ap.add_argument("--stress-csv", metavar="CSV", help="one row per tests/stress.sh run: "
                     "each DIR's summary.json (analysis/stress.py)")
+    ap.add_argument("--ack-cost", metavar="CSV", help="summarise scripts/bench_ack.sh's rows: "
+                    "each cc's ns per ACK, less the ACK model's, and its ratio to the first cc's")
     ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
                     "CPU s per GB sent of each cc, and A/B per pair")
     return ap
@@ -220,6 +222,10 @@ def command(a, ap):
         return trace_bounds_command(a)
     if a.cost:
         return cost_command(a)
+    if a.ack_cost:
+        with open(a.ack_cost) as f:
+            print(json.dumps(ack_cost_summary(list(csv.DictReader(f))), indent=1))
+        return 0
     if a.stress_csv:
         return stress_command(a)
     if a.evaluation:

@@ -35,3 +35,57 @@ def cost_summary(rows):
             "ratio_mean_ci95": [round(m, 4), None if h is None else round(h, 4)],
             "commits": sorted({r["commit"] for r in rows}),
             "kernels": sorted({r["kernel"] for r in rows})}
+
+
+def _quantile(xs, q):
+    xs = sorted(xs)
+    i = q * (len(xs) - 1)
+    lo = int(i)
+    return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (i - lo)
+
+
+def ack_cost_summary(rows, q=0.1, resamples=2000):
+    """scripts/bench_ack.sh rows (dicts) -> per cc the ns per ACK of its runs (min, the q
+    quantile, median), the same less the ACK model's (cc '-'), and each cc's net cost over the
+    first cc's, with a 95 % bootstrap interval over the runs. The low quantile rather than the
+    mean: a run that the host preempted only ever takes longer. A name given twice is labelled
+    NAME#2 (an A/A check: its ratio says what the method resolves)."""
+    import random
+    runs, order = {}, []
+    for r in rows:
+        rep, cc = int(r["rep"]), r["cc"]
+        seen = runs.setdefault(("rep", rep), [])
+        label = cc if cc == "-" or cc not in seen else f"{cc}#{seen.count(cc) + 1}"
+        seen.append(cc)
+        if label not in order:
+            order.append(label)
+        runs.setdefault(label, {})[rep] = int(r["ns"]) / int(r["acks"])
+    if "-" not in order or len(order) < 2:
+        raise AnalysisError("ack-cost rows need the ACK model ('-') and at least one cc")
+    ccs = [k for k in order if k != "-"]
+    reps = sorted(set.intersection(*(set(runs[k]) for k in order)))
+    if len(reps) < 5:
+        raise AnalysisError(f"ack-cost rows have {len(reps)} complete runs, need at least 5")
+
+    def net(sample):
+        model = _quantile([runs["-"][i] for i in sample], q)
+        return {k: _quantile([runs[k][i] for i in sample], q) - model for k in ccs}
+    point = net(reps)
+    rng = random.Random(1)
+    boot = [net([rng.choice(reps) for _ in reps]) for _ in range(resamples)]
+    ref = ccs[0]
+    out = {"runs": len(reps), "quantile": q, "reference": ref, "ns_per_ack": {}, "net": {},
+           "ratio": {}, "commits": sorted({r["commit"] for r in rows}),
+           "kernels": sorted({r["kernel"] for r in rows}),
+           "module_params": sorted({r["module_params"] for r in rows}),
+           "acks": sorted({int(r["acks"]) for r in rows})}
+    for k in order:
+        xs = [runs[k][i] for i in reps]
+        out["ns_per_ack"][k] = [round(min(xs), 2), round(_quantile(xs, q), 2),
+                                round(statistics.median(xs), 2)]
+    for k in ccs:
+        out["net"][k] = round(point[k], 2)
+        ratios = sorted(b[k] / b[ref] for b in boot if b[ref] > 0)
+        out["ratio"][k] = [round(point[k] / point[ref], 4), round(_quantile(ratios, 0.025), 4),
+                           round(_quantile(ratios, 0.975), 4)]
+    return out

@@ -465,6 +465,30 @@ def test_cost_summary_pairs_and_ratio():
         analyze.cost_summary([r for r in rows if r["cc"] == "bbr"])
 
 
+def test_ack_cost_takes_the_low_quantile_less_the_model_and_labels_a_repeat():
+    """Each cc's ns per ACK at the 10th percentile of its runs, less the ACK model's; a run
+    the host preempted (one slow run in each cc) moves nothing; a name given twice is NAME#2
+    (the A/A check), and its ratio to the first is 1 within the bootstrap interval."""
+    rows = []
+    for rep in range(40):
+        slow = 50 if rep == 7 else 0
+        for cc, ns in (("bbr", 30 + rep % 3 + slow), ("bbr", 30 + (rep + 1) % 3),
+                       ("bbr_a_fair", 45 + rep % 3), ("-", 10 + slow)):
+            rows.append({"cc": cc, "rep": str(rep), "ns": str(ns * 1000), "acks": "1000",
+                         "module_params": "", "commit": "abc", "kernel": "uml-6.1"})
+    s = analyze.ack_cost_summary(rows)
+    assert s["reference"] == "bbr" and s["runs"] == 40
+    assert list(s["ns_per_ack"]) == ["bbr", "bbr#2", "bbr_a_fair", "-"]
+    assert s["net"] == {"bbr": 20.0, "bbr#2": 20.0, "bbr_a_fair": 35.0}
+    assert s["ratio"]["bbr_a_fair"][0] == 1.75
+    lo, hi = s["ratio"]["bbr#2"][1:]
+    assert lo <= 1.0 <= hi
+    with pytest.raises(analyze.AnalysisError):
+        analyze.ack_cost_summary([r for r in rows if r["cc"] != "-"])
+    with pytest.raises(analyze.AnalysisError):
+        analyze.ack_cost_summary([r for r in rows if int(r["rep"]) < 3])
+
+
 def test_retransmissions_in_the_interval_leave_startup_out():
     """retrans_rate_interval counts the sender's tcp_info counters between the interval's
     ends (interpolated), so a STARTUP burst before the warmup is not in it; without samples

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The per-ACK cost of congestion controls, one against another, resolved to a per cent or
+# two: scripts/uml/ack_bench.c feeds the same made-up ACKs of one bulk flow to each cc's
+# cong_control in a counted loop, in a UML guest on the host's clock (--real-time), and
+# times each run of ACKS ACKs, REPS runs per cc interleaved, beside a loop of the ACK model
+# alone. Summarise with: /usr/bin/python3 testbed/analyze.py --ack-cost CSV
+set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+
+usage() {
+	cat <<EOF
+Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
+             [--module-param NAME=VALUE]... [--out CSV]
+  --ccs LIST     congestion controls, comma-separated, at most 4 (default bbr,bbr_a,bbr_a_fair);
+                 the first is the reference; a name given twice is an A/A check
+  --acks N       ACKs per timed run (default 20000)
+  --reps N       timed runs of each (default 301)
+  --rate MBPS    the ACK model's link rate (default 100)
+  --rtt MS       the ACK model's path RTT (default 20)
+  --module-param NAME=VALUE   tcp_bbr_a's parameter, e.g. adaptive=0 (repeatable)
+  --out CSV      write the rows here (default: stdout)
+Each row: cc, rep, ns, acks, module_params, rate_mbps, rtt_ms, commit, kernel,
+module_version; cc '-' is the ACK model alone.
+EOF
+}
+
+CCS=bbr,bbr_a,bbr_a_fair ACKS=20000 REPS=301 RATE=100 RTT=20 OUT='' PARAMS=()
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--ccs) [[ ${2-} =~ ^[a-z][a-z0-9_]*(,[a-z][a-z0-9_]*){0,3}$ ]] || bad "--ccs needs 1 to 4 names, comma-separated"; CCS=$2; shift 2 ;;
+	--acks) [[ ${2-} =~ ^[1-9][0-9]{0,8}$ ]] || bad "--acks needs a positive integer"; ACKS=$2; shift 2 ;;
+	--reps) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--reps needs a positive integer"; REPS=$2; shift 2 ;;
+	--rate) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--rate needs whole Mbit/s"; RATE=$2; shift 2 ;;
+	--rtt) [[ ${2-} =~ ^[1-9][0-9]{0,3}$ ]] || bad "--rtt needs whole ms"; RTT=$2; shift 2 ;;
+	--module-param) [[ ${2-} =~ ^[a-z_0-9]+=[0-9]+$ ]] || bad "--module-param needs NAME=VALUE"; PARAMS+=("$2"); shift 2 ;;
+	--out) [[ -n ${2-} ]] || bad "--out needs a file"; OUT=$2; shift 2 ;;
+	*) bad "unknown argument '$1'" ;;
+	esac
+done
+
+kdir=$("$REPO/scripts/uml.sh" build) || die "cannot build the UML kernel"
+ko=$("$REPO/scripts/uml.sh" module) || die "cannot build the module for UML"
+kernel=uml-$(basename "$(dirname "$kdir")")
+version=$(modinfo -F version "$ko" 2>/dev/null || echo unknown)
+commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$REPO" diff --quiet HEAD -- 2>/dev/null || commit+=-dirty
+src=$REPO/scripts/uml/ack_bench.c
+bdir=$CACHE/ack_bench/$kernel-$(sha256sum "$src" | cut -c1-12)
+if [[ ! -s $bdir/ack_bench.ko ]]; then
+	mkdir -p "$bdir"
+	cp "$src" "$bdir/"
+	echo 'obj-m := ack_bench.o' >"$bdir/Kbuild"
+	make -C "$kdir" ARCH=um M="$bdir" modules >"$bdir/build.log" 2>&1 ||
+		die "cannot build ack_bench.ko: see $bdir/build.log"
+fi
+tmp=$(mktemp -d)
+trap 'stop_child; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+bench="ccs=$CCS acks=$ACKS reps=$REPS rate_mbps=$RATE rtt_us=$((RTT * 1000))"
+run_child "$REPO/scripts/uml.sh" run --real-time --timeout 1800 --file "$bdir/ack_bench.ko" \
+	--out "$tmp/out" -- sh scripts/uml/ack-bench.sh "'$bench'" "${PARAMS[@]}" >"$tmp/log" 2>&1 ||
+	die "the guest failed: $(tail -n 3 "$tmp/log")"
+n=$(grep -c '^ack_bench ' "$tmp/out/bench.txt" || true)
+commas=${CCS//[^,]/}
+want=$(((${#commas} + 2) * REPS))
+[[ $n -eq $want ]] || die "the guest reported $n runs of $want: $(grep -v '^ack_bench ' "$tmp/out/bench.txt" | tail -n 3)"
+{
+	echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version"
+	awk -v p="${PARAMS[*]}" -v r="$RATE" -v t="$RTT" -v c="$commit" -v k="$kernel" -v m="$version" \
+		'$1 == "ack_bench" { print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m }' \
+		"$tmp/out/bench.txt"
+} >"$tmp/rows.csv"
+if [[ -n $OUT ]]; then cp "$tmp/rows.csv" "$OUT"; log "wrote $OUT ($n runs)"; else cat "$tmp/rows.csv"; fi
