@@ -45,7 +45,9 @@ ko=$("$REPO/scripts/uml.sh" module) || die "cannot build the module for UML"
 kernel=uml-$(basename "$(dirname "$kdir")")
 version=$(modinfo -F version "$ko" 2>/dev/null || echo unknown)
 commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$REPO" diff --quiet HEAD -- 2>/dev/null || commit+=-dirty
+# what the numbers depend on: the module's sources and the bench's
+git -C "$REPO" diff --quiet HEAD -- Kbuild Makefile dkms.conf tcp_bbr_a.c include algos \
+	scripts/uml/ack_bench.c scripts/uml/ack-bench.sh 2>/dev/null || commit+=-dirty
 src=$REPO/scripts/uml/ack_bench.c
 bdir=$CACHE/ack_bench/$kernel-$(sha256sum "$src" | cut -c1-12)
 if [[ ! -s $bdir/ack_bench.ko ]]; then
