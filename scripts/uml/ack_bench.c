@@ -12,7 +12,8 @@
  * STARTUP and DRAIN into PROBE_BW, one fast recovery begins at the queue's
  * top (bbr_a_fair then holds a bound on bw) and ends 50 ACKs later. Then,
  * "reps" times, each socket in turn gets "acks" ACKs, timed with the
- * kernel's clock, and a loop of the model alone is timed beside them.
+ * kernel's clock, and a loop of the model alone is timed beside them; the
+ * turn begins one later each time.
  * The sockets' clocks (tcp_mstamp) are the model's; jiffies are the
  * kernel's, so that in a guest on the host's clock (UML --real-time) the
  * min_rtt filter does not expire during the loop. Prints one line per run:
@@ -162,7 +163,7 @@ static int __init ack_bench_init(void)
 {
 	struct bench_flow *f;
 	char *list, *p, *name;
-	int n = 0, i, err = 0;
+	int n = 0, i, j, err = 0;
 	u32 r;
 
 	bench_per_ms = div_u64((u64)rate_mbps * 1000, 8 * BENCH_MSS);
@@ -195,10 +196,13 @@ static int __init ack_bench_init(void)
 	if (err)
 		goto out;
 	bench_warm(&f[n]);
+	/* each run begins with the next in turn: no cc always follows another */
 	for (r = 0; r < reps; r++) {
-		for (i = 0; i <= n; i++) {
-			u64 ns = bench_run(&f[i], i < n);
+		for (j = 0; j <= n; j++) {
+			u64 ns;
 
+			i = (r + j) % (n + 1);
+			ns = bench_run(&f[i], i < n);
 			pr_info("ack_bench %s %u %llu %u\n",
 				i < n ? f[i].name : "-", r, ns, acks);
 			cond_resched();
