@@ -6,7 +6,7 @@ import collections
 import csv
 import os
 
-from .cost import cost_summary
+from .cost import ack_cost_summary, cost_summary
 from .docs import REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
@@ -630,6 +630,25 @@ def _cost(pick):
     def text(_sel):
         with open(os.path.join(REPO, COST)) as f:
             return pick(cost_summary(list(csv.DictReader(f))))
+    return text
+
+
+ACK_COST = "docs/results/cost-per-ack-uml/ack-bench.csv"
+ACK_COST_ROWS = (("bbr", "bbr (the kernel's)"), ("bbr#2", "bbr again (A/A)"),
+                 ("bbr_a", "bbr_a adaptive=0"), ("bbr_a_fair", "bbr_a_fair"))
+
+
+def _ack_cost(what):
+    """A cell of the ack-cost block, for the row's cc (sel["row"]): analyze.py --ack-cost's
+    ns per ACK ("ns"), the same less the ACK model's ("net") or the ratio to bbr's."""
+    def text(sel):
+        with open(os.path.join(REPO, ACK_COST)) as f:
+            s = ack_cost_summary(list(csv.DictReader(f)))
+        if what == "ns":
+            return "{1:.1f} ({0:.1f} .. {2:.1f})".format(*s["ns_per_ack"][sel["row"]])
+        if what == "net":
+            return f"{s['net'][sel['row']]:.1f}"
+        return "{:.3f} [{:.3f} .. {:.3f}]".format(*s["ratio"][sel["row"]])
     return text
 
 
@@ -1388,6 +1407,17 @@ BLOCKS = {
         what="CPU seconds of the whole UML guest per GB sent (median, min .. max over the "
              "runs); the ratio's mean +- 95 % CI half-width and range over the pairs; "
              "scripts/bench_cost.sh, analyze.py --cost", seed_notes=False),
+    "ack-cost": Table({"a": ACK_COST}, ["cc"], [([name], {"src": "a", "row": label})
+                                                for label, name in ACK_COST_ROWS], [
+        Col("ns per ACK: 10th percentile (min .. median)", text=_ack_cost("ns")),
+        Col("ns per ACK less the ACK model's", text=_ack_cost("net")),
+        Col("over bbr's [95 % interval]", text=_ack_cost("ratio"))],
+        what="the cc's cong_control in a counted loop of made-up ACKs (one bulk flow, "
+             "100 Mbit/s, 20 ms, a bound in force), in a UML guest on the host's clock; "
+             "each run 20 000 ACKs, the ccs' runs interleaved; the 10th percentile of the "
+             "runs' ns per ACK, less the ACK model's alone; interval: bootstrap over the "
+             "runs; scripts/bench_ack.sh, analyze.py --ack-cost", seed_notes=False,
+        unit="timed runs"),
     # docs/coexistence.md
     "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
                                          CONV_SCEN, range(0, 300, 30), 30),

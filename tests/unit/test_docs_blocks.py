@@ -49,6 +49,7 @@ def test_blocks_render_from_committed_summaries_only():
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
                     "docs/results/client-uml/runs.csv",  # per-run rows
                     "docs/results/cost-per-ack-uml/cost.csv",  # per-run CPU
+                    "docs/results/cost-per-ack-uml/ack-bench.csv",  # per timed loop
                     "docs/results/sampler-cost-uml/wall.csv",  # per-run wall times
                     "docs/results/client-uml/cost-clean.csv",
                     "docs/results/client-uml/cost-aad7e6c.csv",

@@ -1,0 +1,39 @@
+"""scripts/bench_ack.sh in a UML guest on the host's clock: every cc's timed runs come back,
+the ACK model's beside them, and the summary takes them (docs/module.md, block ack-cost).
+
+Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
+"""
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "testbed"))
+import analysis  # noqa: E402
+
+pytestmark = pytest.mark.uml
+
+
+def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
+    out = tmp_path / "ack.csv"
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr,bbr_a_fair,bbr",
+                        "--reps", "11", "--acks", "5000", "--out", str(out)],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-2000:]
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 4 * 11
+    assert sorted({r["cc"] for r in rows}) == ["-", "bbr", "bbr_a_fair"]
+    assert all(int(r["ns"]) > 0 and r["acks"] == "5000" for r in rows)
+    s = analysis.ack_cost_summary(rows)
+    assert list(s["ratio"]) == ["bbr", "bbr_a_fair", "bbr#2"]
+    # bbr_a_fair does more per ACK than bbr and the model less than either
+    assert s["net"]["bbr"] > 0 and s["net"]["bbr_a_fair"] > s["net"]["bbr"]
+
+
+def test_the_ack_bench_refuses_a_bad_list_before_anything_starts():
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr,,cubic"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--ccs needs 1 to 4 names" in p.stderr
