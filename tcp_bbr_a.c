@@ -116,12 +116,13 @@ enum bbr_why {
  * Per-socket state. BBRv1 keeps two microsecond timestamps as u64 (phase
  * start, ACK-epoch start); here they are their low 32 bits. Elapsed time is
  * their modular difference from now (bbr_us_since()): exact up to 71.6
- * minutes, and an idle restart ages a stale phase stamp so that longer gaps
- * still end the phase (bbr_tx_start()). The bandwidth filter is the compact
- * form of the kernel's win_minmax filter (include/bbr_a_math.h); its clock
- * is the round count. cycle_stamp and probe_rtt_done_stamp share a word:
- * the first is read only in PROBE_BW and set on entering it, the second
- * read only in PROBE_RTT and set on entering it.
+ * minutes; the first send after 30 minutes of silence ages a stale phase
+ * stamp so that longer gaps still end the phase, and starts a new ACK epoch
+ * (bbr_tx_start()). The bandwidth filter is the compact form of the kernel's
+ * win_minmax filter (include/bbr_a_math.h); its clock is the round count.
+ * cycle_stamp and probe_rtt_done_stamp share a word: the first is read only in
+ * PROBE_BW and set on entering it, the second read only in PROBE_RTT and set
+ * on entering it.
  */
 struct bbr {
 	u32	min_rtt_us;		/* min RTT in the min_rtt window */
@@ -1311,11 +1312,13 @@ static size_t bbr_get_info(struct sock *sk, u32 ext, int *attr,
 
 /*
  * The first send after an idle period (tcp_ca_event CA_EVENT_TX_START, its own
- * hook since Linux 7.1). cycle_stamp holds only 32 bits of microseconds:
- * after 30 minutes of silence, age it to 2^31 us ago, so that the phase
- * still counts as over however long the gap was (the modular difference
- * would wrap after 71.6 minutes). An app-limited restart is an idle restart
- * (trace event ev=2).
+ * hook since Linux 7.1). cycle_stamp and ack_epoch_stamp hold only 32 bits of
+ * microseconds, whose modular difference wraps after 71.6 minutes: after 30
+ * minutes of silence, app-limited or not (a zero receive window stops a
+ * sender that has data), age cycle_stamp to 2^31 us ago, so that the phase
+ * still counts as over however long the gap was, and start a new ACK epoch
+ * (bbr_a_new_ack_epoch()). An app-limited restart starts a new ACK epoch
+ * whatever the gap, and is an idle restart (trace event ev=2).
  */
 static __always_inline void bbr_tx_start(struct sock *sk,
 					 const enum bbr_algo algo)
@@ -1323,22 +1326,22 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_ctx c = { .rtt_us = -1 };
-	u32 model_bw, bw;
+	u32 now = tcp_jiffies32, model_bw, bw;
 
 	if (bbr->mode == BBR_PROBE_BW &&
-	    tcp_jiffies32 - tp->lsndtime >= BBR_LONG_IDLE_SEC * HZ)
+	    bbr_a_long_idle(now, tp->lsndtime, BBR_LONG_IDLE_SEC * HZ))
 		bbr->cycle_stamp = (u32)tp->tcp_mstamp - BIT(31);
+	if (bbr_a_new_ack_epoch(tp->app_limited, now, tp->lsndtime,
+				BBR_LONG_IDLE_SEC * HZ)) {
+		bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
+		bbr->ack_epoch_acked = 0;
+	}
 	if (!tp->app_limited)
 		return;
 
-	/*
-	 * Restarting from idle: start a new ACK epoch, and do not overshoot:
-	 * pace at the model's bw at most, as upstream does.
-	 */
+	/* Restarting from idle: pace at the model's bw at most, as upstream. */
 	bbr_hook_load(&c, algo);
 	bbr->idle_restart = 1;
-	bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
-	bbr->ack_epoch_acked = 0;
 	if (bbr->mode == BBR_PROBE_BW) {
 		model_bw = bbr_bw(sk);
 		bw = bbr_hook_pace_bw(sk, &c, model_bw,

@@ -655,4 +655,31 @@ static inline u32 bbr_a_short_bw(u32 bw, u32 d)
 	return bw - (u32)(((u64)bw * d) >> 10);
 }
 
+/*
+ * The core keeps two stamps as the low 32 bits of a microsecond clock (a
+ * PROBE_BW phase's start, an ACK epoch's start) and reads them by their
+ * modular difference, exact up to 2^32 us, 71.6 minutes. Has a silence since
+ * the last send (jiffies now and last_send, compared modulo 2^32) lasted
+ * long_idle or more, long enough that they may be stale? The first send after
+ * such a silence refreshes them.
+ */
+static inline bool bbr_a_long_idle(u32 now, u32 last_send, u32 long_idle)
+{
+	return now - last_send >= long_idle;
+}
+
+/*
+ * Does the first send after a silence start a new ACK epoch? An app-limited
+ * one does, as upstream BBR's; any other does after a long silence
+ * (bbr_a_long_idle()). A sender that a zero receive window stopped has data
+ * but nothing in flight, and its epoch's stamp, read 71.6 minutes later or
+ * more, can look only a moment old: the ACKs that follow would seem to come
+ * far ahead of bw and inflate the excess ACKed (and cwnd with it).
+ */
+static inline bool bbr_a_new_ack_epoch(bool app_limited, u32 now,
+				       u32 last_send, u32 long_idle)
+{
+	return app_limited || bbr_a_long_idle(now, last_send, long_idle);
+}
+
 #endif /* _BBR_A_MATH_H */

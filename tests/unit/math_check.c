@@ -45,6 +45,9 @@
  *                   or not) and "d FLOOR_US TCP_MIN_US" (a dip's lowest RTT
  *                   and tcp_min_rtt); prints, after each dip, whether it
  *                   left a queue and the path RTT it was measured against
+ *   txstart         then lines "APP_LIMITED NOW LAST_SEND LONG_IDLE" (jiffies);
+ *                   prints whether the silence was long and whether the send
+ *                   starts a new ACK epoch
  *
  * Mutants, so that the tests can show they notice what each fix is for:
  * -DMUTANT_NO_STALE builds a filter that forgets to mark its newest sample
@@ -57,7 +60,9 @@
  * bound however far it grew, and never inside one recovery; -DMUTANT_0155
  * measures a dip against tcp_min_rtt alone, as 0.15.5 did; -DMUTANT_0182
  * takes a competing law at the common RTT alone, as 0.18.2 did;
- * -DMUTANT_0230 cuts a cwnd target above 32 bits to its low 32, as 0.23.0 did.
+ * -DMUTANT_0230 is 0.23.0: it cuts a cwnd target above 32 bits to its low 32,
+ * and starts a new ACK epoch at an app-limited send only, whatever the
+ * silence before it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -193,6 +198,12 @@ static uint32_t queue_target(uint64_t w, uint32_t bw, uint32_t pkts,
 #define compete_base(m, b)	bbr_a_compete_base(m, b)
 #endif
 
+#ifdef MUTANT_0230
+#define new_ack_epoch(a, n, l, g)	((void)(n), (void)(l), (void)(g), (a) != 0)
+#else
+#define new_ack_epoch(a, n, l, g)	bbr_a_new_ack_epoch(a, n, l, g)
+#endif
+
 int main(int argc, char **argv)
 {
 	char line[256];
@@ -278,6 +289,16 @@ int main(int argc, char **argv)
 		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
 			      &compete, &lossy, &dips) == 3)
 			printf("%d\n", bbr_a_avg_target(compete, lossy, dips));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "txstart")) {
+		uint32_t app, now, last, lng;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &app, &now, &last, &lng) == 4)
+			printf("%d %d\n", bbr_a_long_idle(now, last, lng),
+			       new_ack_epoch(app, now, last, lng));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "cubic")) {
@@ -479,6 +500,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | avgtarget | cubic | reno | lawrtt | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
+	fprintf(stderr, "usage: math_check maxfilt WIN | rttmax | scale | cbrt | isqrt | pktsrate | avgtarget | txstart | cubic | reno | lawrtt | continue | compete SET CLEAR | grid | budget | short | base COMPETE_US\n");
 	return 2;
 }

@@ -825,3 +825,109 @@ def test_a_slow_flows_budgets_shrink_with_its_rate_and_do_not_step(build):
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in near)
     got = [int(v) for v in run(build(), "budget", stdin=stdin)]
     assert all(g >= e - e // (1024 * p) - 2 for g, (e, _, p) in zip(got, near))
+
+
+LONG_IDLE_S = 30 * 60  # tcp_bbr_a.c's BBR_LONG_IDLE_SEC
+
+
+def txstart(exe, cases):
+    """(app_limited, now, last_send, long_idle), jiffies -> (long silence, new ACK epoch)."""
+    stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
+    return [tuple(int(v) for v in line.split()) for line in run(exe, "txstart", stdin=stdin)]
+
+
+def test_a_send_after_30_minutes_starts_a_new_ack_epoch_app_limited_or_not(build):
+    """The first send after a silence starts a new ACK epoch if it is app-limited (as
+    upstream BBR's) or if the silence lasted BBR_LONG_IDLE_SEC or more (the test that ages
+    cycle_stamp); the silence is taken from jiffies modulo 2^32, across their wrap too."""
+    cases, want = [], []
+    for hz in (100, 250, 1000):
+        lng = LONG_IDLE_S * hz
+        for last in (0, 12345, 2**32 - 300 * hz, 2**32 - 1):  # INITIAL_JIFFIES: -300 s
+            for idle in (0, 1, lng - 1, lng, lng + 1, 2**31, 2**32 - 1):
+                for app in (0, 1, 7):  # tp->app_limited is a mark: any nonzero value
+                    cases.append((app, (last + idle) % 2**32, last, lng))
+                    want.append((int(idle >= lng), int(app > 0 or idle >= lng)))
+    assert txstart(build(), cases) == want
+
+
+class AckEpoch:
+    """The core's ACK-aggregation epoch (tcp_bbr_a.c, bbr_update_ack_aggregation) with its
+    32-bit microsecond stamp: what ACKs delivered beyond what bw predicts since it began."""
+
+    def __init__(self, now_us):
+        self.restart(now_us)
+
+    def restart(self, now_us):
+        self.stamp, self.acked = now_us % 2**32, 0
+
+    def ack(self, now_us, bw, acked, cwnd):
+        expected = (bw * ((now_us - self.stamp) % 2**32) >> 24) % 2**32
+        if self.acked <= expected or self.acked + acked >= 1 << 20:
+            self.stamp, self.acked, expected = now_us % 2**32, 0, 0
+        self.acked = min(0xFFFFF, self.acked + acked)
+        return min(self.acked - expected, cwnd)
+
+
+BW_10M = round(10e6 / 8 / 1448 / 1e6 * 2**24)  # 10 Mbit/s of 1448-byte packets, BW_UNIT
+
+
+def zero_window_restarts(exe, silences_us, hz=250, rtt_us=40000, cwnd=100):
+    """One flow per silence: ACKs of 2 packets a little ahead of bw's pace for 80 ms, one
+    ACK epoch; then the receive window closes (nothing in flight, not app-limited) for the
+    silence, from the last ACK to the first send after it (CA_EVENT_TX_START, where the
+    helper decides whether the epoch restarts); one RTT later the first ACK, of 2 packets.
+    Returns the epoch's count before the silence and the excess ACKed that first ACK
+    reports, per silence. A new epoch gives it 2 packets, whatever the silence."""
+    start = 10**6
+    epoch, t = AckEpoch(start), start
+    for _ in range(35):
+        t += 2300  # 2 packets in 2300 us: 10.07 Mbit/s
+        epoch.ack(t, BW_10M, 2, cwnd)
+    # the first ACK began the epoch, and the others kept it going
+    assert epoch.stamp == start + 2300 and epoch.acked == 70, (epoch.stamp, epoch.acked)
+
+    def jiffies(us):
+        return (2**32 - 300 * hz + us * hz // 10**6) % 2**32
+
+    cases = [(0, jiffies(t + s), jiffies(t - rtt_us), LONG_IDLE_S * hz) for s in silences_us]
+    out = []
+    for s, (long_idle, new) in zip(silences_us, txstart(exe, cases)):
+        e = AckEpoch(0)
+        e.stamp, e.acked = epoch.stamp, epoch.acked
+        if new:
+            e.restart(t + s)
+        out.append(e.ack(t + s + rtt_us, BW_10M, 2, cwnd))
+    return epoch.acked, out
+
+
+def wrap_silences(last_ack_us=34 * 2300, rtt_us=40000):
+    """Silences after which the first ACK comes d us after the epoch's stamp plus k x 2^32
+    us: the modular difference reads d."""
+    return [k * 2**32 + d - last_ack_us - rtt_us
+            for k in (1, 2) for d in (-20000, 0, 1000, 10000, 40000, 80000, 200000)]
+
+
+def test_a_zero_window_silence_of_any_length_restarts_the_ack_epoch(build):
+    """A sender stopped by a zero receive window (data to send, nothing in flight: its
+    restart is not app-limited) after an ACK epoch of 70 packets: the first ACK after the
+    silence reports 2 packets of excess whatever the silence, short (the epoch's elapsed
+    time predicts more than was ACKed), long, or one that leaves the 32-bit stamp's modular
+    difference a few milliseconds (multiples of 2^32 us, 71.6 minutes, and a little)."""
+    silences = [10**6, 10 * 60 * 10**6, LONG_IDLE_S * 10**6, 60 * 60 * 10**6,
+                *wrap_silences()]
+    acked, got = zero_window_restarts(build(), silences)
+    assert acked == 70
+    assert got == [2] * len(silences), list(zip(silences, got))
+
+
+def test_zero_window_check_catches_the_0230_restart_rule(build):
+    """0.23.0 (MUTANT_0230) started a new ACK epoch at app-limited sends only: after a
+    zero-window silence of 2^32 us and up to 80 ms more past the epoch's stamp, the old
+    epoch's 70 packets seem to have come ahead of bw, and the first ACK reports up to 72
+    packets of excess (cwnd, through the aggregation budget, follows) instead of 2."""
+    silences = wrap_silences()
+    _, got = zero_window_restarts(build("-DMUTANT_0230", name="old0230"), silences)
+    by_d = dict(zip((-20000, 0, 1000, 10000, 40000, 80000, 200000) * 2, got))
+    assert got[0] == 2 and got[-1] == 2, got  # d < 0 or large: a new epoch anyway
+    assert by_d[0] == 72 and by_d[10000] == 64 and by_d[40000] == 38, got
