@@ -38,8 +38,8 @@
  * algorithm folds away. The core calls an algorithm only through the named
  * hooks of section "Hooks" (the gain for this phase, the cwnd target, the
  * end of a phase, recovery, ...), each a switch on that constant. An
- * algorithm keeps its socket state in bbr->priv (a union in all but name:
- * each algorithm casts it to its own struct) and reads its module
+ * algorithm keeps its socket state after the core's, in a socket struct of
+ * its own whose first member is struct bbr, and reads its module
  * parameters once per ACK into the ACK's context, struct bbr_ctx.
  *
  * A new algorithm: one enum bbr_algo value, a header in algos/ with its
@@ -104,12 +104,13 @@ enum bbr_why {
 };
 
 /*
- * Bytes of per-socket state each algorithm may use, in bbr->priv. The core
- * takes what BBRv1 needs in ICSK_CA_PRIV_SIZE (104 bytes); the rest is
- * priv, at least BBR_PRIV_MIN bytes (checked at build time), and priv16,
- * priv2 and priv1, the half word and three bits the core's bit fields leave.
+ * Bytes of per-socket state each algorithm may keep after the core's. The
+ * core takes what BBRv1 needs of ICSK_CA_PRIV_SIZE (104 bytes); the rest,
+ * at least BBR_PRIV_MIN bytes (checked at build time), is the algorithm's,
+ * as the second member of its own socket struct (struct bbr_a_fair_sock:
+ * struct bbr, then struct bbr_a_fair_state), and so are priv16, priv2 and
+ * priv1, the half word and three bits the core's bit fields leave.
  */
-#define BBR_PRIV_WORDS		7
 #define BBR_PRIV_MIN		16
 
 /*
@@ -155,9 +156,9 @@ struct bbr {
 	u32	lt_last_lost;		/* tp->lost at interval start */
 	u16	cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
 		gain_why:3,		/* enum bbr_why of pacing_gain */
-		priv2:2,		/* the algorithm's own, as priv */
-		priv1:1;		/* the algorithm's own, as priv */
-	u16	priv16;			/* the algorithm's own, as priv */
+		priv2:2,		/* the algorithm's own */
+		priv1:1;		/* the algorithm's own */
+	u16	priv16;			/* the algorithm's own */
 	u32	prior_cwnd;		/* cwnd to restore after recovery */
 	u32	full_bw;		/* bw STARTUP's growth is judged by */
 	u32	ack_epoch_stamp;	/* us (low 32 bits): ACK epoch start */
@@ -165,7 +166,6 @@ struct bbr {
 	u32	ack_epoch_acked:20,	/* packets (S)ACKed in the epoch */
 		pacing_gain:10,		/* current pacing gain, BBR_UNIT */
 		unused_c:2;
-	u32	priv[BBR_PRIV_WORDS];	/* the algorithm's own state */
 };
 
 /*
@@ -253,18 +253,6 @@ static const struct kernel_param_ops bbr_param_ops = {
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
 
 #define bbr_param(name)		READ_ONCE(bbr_param_##name.val)
-
-/* The algorithm's state in bbr->priv, as its own struct TYPE. */
-#define BBR_PRIV(sk, type)						\
-	((type *)bbr_priv(sk, sizeof(type)))
-
-static __always_inline void *bbr_priv(const struct sock *sk, size_t size)
-{
-	struct bbr *bbr = inet_csk_ca(sk);
-
-	BUILD_BUG_ON(sizeof(bbr->priv) < BBR_PRIV_MIN);
-	return bbr->priv;
-}
 
 /* The ACK context's parameters, as the algorithm's own struct TYPE. */
 #define BBR_CTX_PARAMS(c, type)						\
@@ -1239,7 +1227,7 @@ static __always_inline void bbr_init(struct sock *sk, const enum bbr_algo algo)
 	struct bbr *bbr = inet_csk_ca(sk);
 
 	BUILD_BUG_ON(sizeof(struct bbr) > ICSK_CA_PRIV_SIZE);
-	memset(bbr, 0, sizeof(*bbr));
+	memset(inet_csk_ca(sk), 0, ICSK_CA_PRIV_SIZE);	/* the algorithm's too */
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr->prev_ca_state = TCP_CA_Open;
@@ -1843,8 +1831,7 @@ static int __init bbr_module_init(void)
 {
 	int i, err;
 
-	BUILD_BUG_ON(sizeof(struct bbr) > ICSK_CA_PRIV_SIZE);
-	BUILD_BUG_ON(sizeof_field(struct bbr, priv) < BBR_PRIV_MIN);
+	BUILD_BUG_ON(sizeof(struct bbr) + BBR_PRIV_MIN > ICSK_CA_PRIV_SIZE);
 	err = tcp_register_congestion_control(&bbr_ops[BBR_ALGO_A]);
 	if (err)
 		return err;

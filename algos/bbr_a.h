@@ -59,7 +59,7 @@ struct bbr_a_loss_round {
 	u32	delivered;		/* tp->delivered when it began */
 };
 
-/* bbr_a's socket state, in bbr->priv. */
+/* bbr_a's socket state, after the core's. */
 struct bbr_a_state {
 	struct bbr_a_loss_round loss;
 	u32	rtt_max_us;		/* largest RTT sample; 0: none */
@@ -74,10 +74,18 @@ static __always_inline struct bbr_a_params *bbr_a_params(const struct bbr_ctx *c
 	return BBR_CTX_PARAMS(c, struct bbr_a_params);
 }
 
+/* The socket's congestion-control state: the core's, then bbr_a's. */
+struct bbr_a_sock {
+	struct bbr	core;
+	struct bbr_a_state a;
+};
+
 static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 {
-	BUILD_BUG_ON(sizeof(struct bbr_a_state) > sizeof_field(struct bbr, priv));
-	return BBR_PRIV(sk, struct bbr_a_state);
+	struct bbr_a_sock *s = inet_csk_ca(sk);
+
+	BUILD_BUG_ON(sizeof(struct bbr_a_sock) > ICSK_CA_PRIV_SIZE);
+	return &s->a;
 }
 
 static __always_inline void bbr_a_load(struct bbr_ctx *c)

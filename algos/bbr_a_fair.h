@@ -149,7 +149,7 @@ struct bbr_a_fair_params {
 #define BBR_A_FAIR_HI_K_MAX	((1U << 15) - 1)
 
 /*
- * bbr_a_fair's socket state, in bbr->priv; bbr->priv16 holds the trusted
+ * bbr_a_fair's socket state, after the core's; bbr->priv16 holds the trusted
  * path RTT the competitor test uses (bbr_a_compete_base), bbr->priv2 the
  * PROBE_RTTs since the buffer last dropped, at most 3, and row_floor the
  * row's floor (struct bbr_a_compete). rtt_max_stamp keeps 16 bits of
@@ -189,12 +189,18 @@ bbr_a_fair_params(const struct bbr_ctx *c)
 	return BBR_CTX_PARAMS(c, struct bbr_a_fair_params);
 }
 
-static __always_inline struct bbr_a_fair_state *
-bbr_a_fair_state(const struct sock *sk)
+/* The socket's congestion-control state: the core's, then bbr_a_fair's. */
+struct bbr_a_fair_sock {
+	struct bbr	core;
+	struct bbr_a_fair_state fair;
+};
+
+static __always_inline struct bbr_a_fair_state *bbr_a_fair_state(const struct sock *sk)
 {
-	BUILD_BUG_ON(sizeof(struct bbr_a_fair_state) >
-		     sizeof_field(struct bbr, priv));
-	return BBR_PRIV(sk, struct bbr_a_fair_state);
+	struct bbr_a_fair_sock *s = inet_csk_ca(sk);
+
+	BUILD_BUG_ON(sizeof(struct bbr_a_fair_sock) > ICSK_CA_PRIV_SIZE);
+	return &s->fair;
 }
 
 static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)

@@ -36,7 +36,7 @@ struct da_bbr_params {
 	u8	enable;
 };
 
-/* da_bbr's socket state, in bbr->priv. */
+/* da_bbr's socket state, after the core's. */
 struct da_bbr_state {
 	u32	prev_min_rtt_us;	/* previous epoch's min_rtt */
 	u32	probe_rtt_cwnd;		/* cwnd held in PROBE_RTT */
@@ -49,10 +49,18 @@ da_bbr_params(const struct bbr_ctx *c)
 	return BBR_CTX_PARAMS(c, struct da_bbr_params);
 }
 
+/* The socket's congestion-control state: the core's, then da_bbr's. */
+struct da_bbr_sock {
+	struct bbr	core;
+	struct da_bbr_state da;
+};
+
 static __always_inline struct da_bbr_state *da_bbr_state(const struct sock *sk)
 {
-	BUILD_BUG_ON(sizeof(struct da_bbr_state) > sizeof_field(struct bbr, priv));
-	return BBR_PRIV(sk, struct da_bbr_state);
+	struct da_bbr_sock *s = inet_csk_ca(sk);
+
+	BUILD_BUG_ON(sizeof(struct da_bbr_sock) > ICSK_CA_PRIV_SIZE);
+	return &s->da;
 }
 
 static __always_inline void da_bbr_load(struct bbr_ctx *c)
