@@ -40,6 +40,10 @@ testbed/rtt_fairness.sh's).
                      bbr_a_fair's flows dip (fair_probe_rtt_sync), have phases of their
                      own, as hosts booted at other times do; 0: all at once, phases
                      within a fraction of a second (default 10); params.env grid_phase_s<k>
+  --clock-offset MS  sender k's wall clock is set a random -MS..+MS ms (from the seed) off the
+                     host's before its module loads, as NTP leaves hosts' clocks apart:
+                     bbr_a_fair's PROBE_RTT grid is the wall clock's (default 0: the guests,
+                     in real time, read the host's clock); params.env clock_offset_ms_s<k>
   --mem MB           each guest's memory (default 512)
   --rt-prio P        the guests run SCHED_FIFO at priority P, 1..99, 0 = the host's
                      default scheduling (default 10): on a loaded host a guest woken late
@@ -60,14 +64,15 @@ EOF
 }
 
 CCS=bbr_a_fair,bbr RTTS=10,50 RATE=20 BUFFER_BDP=5 FLOWS=1 DURATION=60 WARMUP=10 SEEDS=1
-SAMPLE_MS=100 CALIBRATE=20 MEM=512 OUT='' DRY=0 RT_PRIO=10 STAGGER=10
+SAMPLE_MS=100 CALIBRATE=20 MEM=512 OUT='' DRY=0 RT_PRIO=10 STAGGER=10 OFFSET=0
 MODULE_PARAMS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
 	--cc | --rtt | --rate | --buffer-bdp | --flows-per-rtt | --duration | --warmup | --seeds | \
-		--sample-ms | --calibrate | --module-param | --mem | --out | --rt-prio | --boot-stagger)
+		--sample-ms | --calibrate | --module-param | --mem | --out | --rt-prio | --boot-stagger | \
+		--clock-offset)
 		[[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
@@ -76,7 +81,7 @@ while [[ $# -gt 0 ]]; do
 	--flows-per-rtt) FLOWS=$2 ;; --duration) DURATION=$2 ;; --warmup) WARMUP=$2 ;;
 	--seeds) SEEDS=$2 ;; --sample-ms) SAMPLE_MS=$2 ;; --calibrate) CALIBRATE=$2 ;;
 	--module-param) MODULE_PARAMS+=("$2") ;; --mem) MEM=$2 ;; --out) OUT=$2 ;; --rt-prio) RT_PRIO=$2 ;;
-	--boot-stagger) STAGGER=$2 ;;
+	--boot-stagger) STAGGER=$2 ;; --clock-offset) OFFSET=$2 ;;
 	esac
 	shift 2
 done
@@ -114,6 +119,7 @@ isint "$SAMPLE_MS" 10 1000 || bad "--sample-ms: '$SAMPLE_MS' is not an integer i
 isint "$MEM" 128 8192 || bad "--mem: '$MEM' is not a size in MB (128..8192)"
 isint "$RT_PRIO" 0 99 || bad "--rt-prio: '$RT_PRIO' is not a priority in 0..99"
 [[ $STAGGER =~ $NUM ]] && check "$STAGGER <= 60" || bad "--boot-stagger: '$STAGGER' is not seconds in 0..60"
+isint "$OFFSET" 0 60000 || bad "--clock-offset: '$OFFSET' is not an integer of ms in 0..60000"
 for p in "${MODULE_PARAMS[@]}"; do
 	[[ $p =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_.:+-]+$ ]] || bad "--module-param: '$p' is not key=value"
 done
@@ -134,6 +140,7 @@ TIMEOUT=$((DURATION + CALIBRATE + 600))
 plan() {
 	log "buffer: $BUFFER_BDP x BDP ($RATE Mbit/s x $MAXRTT ms = $BDP B) = $BUFFER B"
 	log "senders boot 0..$STAGGER s after the router (--boot-stagger)"
+	((OFFSET == 0)) || log "senders' wall clocks set -$OFFSET..+$OFFSET ms off the host's (--clock-offset)"
 	log "links: $(for ((k = 1; k <= NK; k++)); do printf '%s ' "bridge ${P}b$k: taps ${P}s$k (s$k, ${RTT_LIST[k - 1]} ms) + ${P}r$k (router)"; done)"
 	((CALIBRATE == 0)) || echo "calibration: a lone cubic flow from s1 for $CALIBRATE s -> $OUT/calibration"
 	local c s r
@@ -216,15 +223,18 @@ one_run() {
 		"$FLOWS" "${rtts[@]}"
 	# the senders' boots, each a random delay after the router's (drawn from the seed), in
 	# order of delay
-	delays=$(awk -v s="$seed" -v n="$n" -v m="$STAGGER" 'BEGIN { srand(s)
-		for (k = 1; k <= n; k++) printf "%.3f %d\n", rand() * m, k }' | sort -g)
+	# and their wall clocks' offsets from the host's, -OFFSET..+OFFSET ms (drawn after them)
+	delays=$(awk -v s="$seed" -v n="$n" -v m="$STAGGER" -v o="$OFFSET" 'BEGIN { srand(s)
+		for (k = 1; k <= n; k++) d[k] = rand() * m
+		for (k = 1; k <= n; k++) printf "%.3f %d %d\n", d[k], k, int((2 * rand() - 1) * o)
+	}' | sort -g)
 	waited=0
-	while read -r d k; do
+	while read -r d k off; do
 		sleep "$(awk -v d="$d" -v w="$waited" 'BEGIN { print d - w }')"
 		waited=$d
-		boots+=("boot_delay_s$k=$d")
+		boots+=("boot_delay_s$k=$d" "clock_offset_ms_s$k=$off")
 		guest "s$k" "$dir/guests" "$((seed * 10 + k))" "transport=tap,ifname=${P}s$k,mac=02:00:00:00:0$k:02" -- \
-			sender "$k" "${ccs[k - 1]}" "$SAMPLE_MS" "$DURATION" "$FLOWS" "${MODULE_PARAMS[@]}"
+			sender "$k" "${ccs[k - 1]}" "$SAMPLE_MS" "$DURATION" "$FLOWS" "$off" "${MODULE_PARAMS[@]}"
 	done <<<"$delays"
 	for p in "${GUEST_PIDS[@]}"; do wait "$p" || rc=1; done
 	GUEST_PIDS=()

@@ -8,10 +8,11 @@
 #       ACK path), to_rcv with the htb bottleneck (RATE Mbit/s) and its bfifo (BUFFER bytes),
 #       namespace d (10.0.0.2) with one tcpflow.py sink per sender (port 5201 + k - 1, FLOWS
 #       connections); the qdisc samples in tc.txt; starts the senders together (barrier.py)
-#   guest.sh sender K CC SAMPLE_MS DURATION FLOWS [MODULE_PARAM...]
-#       sender host K (10.1.K.2 on vec0), tcp_bbr_a loaded (as the one-kernel testbed's runs
-#       load it), CC its default cc; FLOWS bulk connections to the sink for DURATION s from
-#       the router's start signal; its sockets' samples in ss.txt
+#   guest.sh sender K CC SAMPLE_MS DURATION FLOWS OFFSET_MS [MODULE_PARAM...]
+#       sender host K (10.1.K.2 on vec0), its wall clock set OFFSET_MS off the host's, then
+#       tcp_bbr_a loaded (as the one-kernel testbed's runs load it), CC its default cc; FLOWS
+#       bulk connections to the sink for DURATION s from the router's start signal; its
+#       sockets' samples in ss.txt
 #
 # Writes into BBR_A_OUT: guest.env (uptimes of the start, the kernel, the module), and the
 # raw files scripts/separate_kernels/merge.py turns into a testbed run directory.
@@ -91,9 +92,15 @@ router() {
 }
 
 sender() {
-	k=$1 cc=$2 sample_ms=$3 duration=$4 flows=$5
-	shift 5
+	k=$1 cc=$2 sample_ms=$3 duration=$4 flows=$5 offset_ms=$6
+	shift 6
 	MODULE_PARAMS="$*"
+	# a host whose clock NTP keeps off the others' (bbr_a_fair's grid is the wall clock's)
+	if [ "$offset_ms" != 0 ]; then
+		date -s "@$(awk -v t="$(date +%s.%N)" -v o="$offset_ms" 'BEGIN { printf "%.6f", t + o / 1000 }')" \
+			> /dev/null || die "date -s"
+	fi
+	param clock_offset_ms "$offset_ms"
 	# shellcheck source=testbed/lib/module.sh
 	. "$TB_DIR/lib/module.sh"
 	ip addr add "10.1.$k.2/24" dev vec0 && ip link set dev vec0 up && ip route add default via "10.1.$k.1" ||

@@ -44,6 +44,8 @@ BAD = [
     (["--mem", "64"], "--mem: '64' is not a size in MB"),
     (["--module-param", "a=1;x"], "--module-param: 'a=1;x' is not key=value"),
     (["--rt-prio", "100"], "--rt-prio: '100' is not a priority in 0..99"),
+    (["--clock-offset", "-5"], "--clock-offset: '-5' is not an integer of ms in 0..60000"),
+    (["--clock-offset", "2.5"], "--clock-offset: '2.5' is not an integer of ms in 0..60000"),
 ]
 
 
@@ -80,7 +82,7 @@ def test_dry_run_prints_the_plan_and_makes_nothing(tmp_path):
             "--rate", "10", "--buffer-bdp", "0.5")
     assert p.returncode == 0, p.stderr
     # 0.5 x 10 Mbit/s x 50 ms = 31250 B
-    assert "= 31250 B" in p.stderr
+    assert "= 31250 B" in p.stderr and "wall clocks" not in p.stderr
     runs = [ln for ln in p.stdout.splitlines() if ln.startswith("run:")]
     assert len(runs) == 4 and runs[3].endswith(f"{out}/runs/bbr+cubic/run2")
     assert "--buffer 31250" in runs[0] and "--seed 2" in runs[1]
@@ -88,6 +90,12 @@ def test_dry_run_prints_the_plan_and_makes_nothing(tmp_path):
     assert not out.exists()
     if before is not None:
         assert links() == before
+
+
+def test_a_clock_offset_is_planned_and_said(tmp_path):
+    p = run("--dry-run", "--out", tmp_path / "o", "--clock-offset", "50")
+    assert p.returncode == 0, p.stderr
+    assert "senders' wall clocks set -50..+50 ms off the host's (--clock-offset)" in p.stderr
 
 
 def test_merge_puts_the_senders_samples_on_the_routers_clock(tmp_path):
