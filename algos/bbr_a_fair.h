@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * BBR-A fair (algorithm bbr_a_fair): the project's extension of BBR-A, not in
- * the paper; why each rule is there is in docs/fairness.md.
+ * the paper; docs/design.md states each rule with why and its evidence.
  *
  * In a shared queue, BBRv1's cwnd target 2 x bw x min_rtt lets each flow
  * queue for as long as its own min_rtt, so a long-RTT flow holds a larger
