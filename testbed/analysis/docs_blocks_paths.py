@@ -56,6 +56,21 @@ def hosts_table():
                  "dip (commit 43a3dea4)")
 
 
+MANY = {"a": f"{PATHS}/hosts-many/h1", "b": f"{PATHS}/hosts-many/h10"}
+
+
+def many_hosts_table():
+    """Fifty flows per class from one sender host per class and from ten."""
+    return Table(MANY, ["senders"], [
+        ([what], {"src": src, "scenario": "m50-b2"})
+        for src, what in (("a", "one host per class"), ("b", "10 hosts per class, 5 flows each"))],
+        [Col("Jain", "jain", 3), Col("worst Jain", "jain", 3, extreme="min"),
+         Col("utilisation", "utilization", 3), Col("queue ms", "qdelay_mean_ms", 1)],
+        what="mean +- 95 % CI half-width over the seeds; bbr_a_fair, 50 flows per class, 10 vs "
+             "60 ms, 100 Mbit/s, 2 BDP, 90 s measured from 30 s; the PROBE_RTT grid on the "
+             "wall clock")
+
+
 COND = {"c": f"{PATHS}/conditions", "x": f"{PATHS}/conditions-cubic"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
@@ -118,6 +133,7 @@ def cellular_table():
 
 PATHS_BLOCKS = {
     "paths-hosts": hosts_table(),
+    "paths-hosts-many": many_hosts_table(),
     "paths-conditions-b5": own_conditions(5),
     "paths-conditions-b0.5": own_conditions(0.5),
     "paths-conditions-cubic-b1": cubic_conditions(1),
