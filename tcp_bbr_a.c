@@ -364,7 +364,7 @@ static u32 bbr_us_since(u64 now_us, u32 stamp)
 	return (u32)now_us - stamp;
 }
 
-static bool bbr_full_bw_reached(const struct sock *sk)
+static __always_inline bool bbr_full_bw_reached(const struct sock *sk)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 
@@ -372,7 +372,7 @@ static bool bbr_full_bw_reached(const struct sock *sk)
 }
 
 /* The windowed max delivery rate, BW_UNIT packets per us. */
-static u32 bbr_max_bw(const struct sock *sk)
+static __always_inline u32 bbr_max_bw(const struct sock *sk)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 
@@ -380,7 +380,7 @@ static u32 bbr_max_bw(const struct sock *sk)
 }
 
 /* The bandwidth the model uses: the policer's rate once one was found. */
-static u32 bbr_bw(const struct sock *sk)
+static __always_inline u32 bbr_bw(const struct sock *sk)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 
