@@ -105,19 +105,24 @@ module_cleanup() {
 }
 
 # module_record: the module's version (MODULE_VERSION, none when it is not loaded) and,
-# into params.env, the parameter values in effect and its srcversion.
+# into params.env, the parameter values in effect and its srcversion. Shell builtins only:
+# a process per parameter would move a seeded UML run (each process draws from the guest's
+# random numbers) whenever the module's parameter count changed.
 module_record() {
 	MODULE_VERSION=none
 	[ -d "$MODULE_DIR" ] || return 0
-	MODULE_VERSION=$(cat "$MODULE_DIR/version" 2>/dev/null) ||
+	MODULE_VERSION=
+	[ -r "$MODULE_DIR/version" ] && read -r MODULE_VERSION < "$MODULE_DIR/version"
+	[ -n "$MODULE_VERSION" ] ||
 		MODULE_VERSION=$(modinfo -F version "$MODULE_KO" 2>/dev/null) || MODULE_VERSION=unknown
 	[ -n "$MODULE_VERSION" ] || MODULE_VERSION=unknown
 	effective=
 	for f in "$MODULE_DIR"/parameters/*; do
-		[ -r "$f" ] && effective="$effective ${f##*/}=$(cat "$f")"
+		[ -r "$f" ] && read -r v < "$f" && effective="${effective:+$effective }${f##*/}=$v"
 	done
-	# shellcheck disable=SC2086 # joins the words with single spaces
-	param module_params_effective "$(echo $effective)"
-	param module_srcversion "$(cat "$MODULE_DIR/srcversion" 2>/dev/null)"
+	param module_params_effective "$effective"
+	src=
+	[ -r "$MODULE_DIR/srcversion" ] && read -r src < "$MODULE_DIR/srcversion"
+	param module_srcversion "$src"
 }
 }

@@ -108,3 +108,48 @@ def test_scenario_puts_the_parameters_back_when_it_stops(tmp_path, module_dir):
     assert "congestion control bbr_a is not available" in p.stderr
     assert "set back to the values found: adaptive=1" in p.stderr
     assert values(module_dir) == FOUND
+
+
+RECORD = r'''
+set -u
+die() { echo "scenario: $*" >&2; exit 1; }
+log() { echo "scenario: $*" >&2; }
+PARAMS_FILE=$2
+param() { printf '%s=%s\n' "$1" "$2" >> "$PARAMS_FILE"; }
+TB_DIR=$1
+. "$TB_DIR/lib/module.sh"
+module_record
+echo "version=$MODULE_VERSION"
+'''
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+@pytest.mark.parametrize("count", [3, 30])
+def test_recording_the_parameters_starts_no_process_per_parameter(shell, tmp_path, count):
+    """module_record reads every parameter with shell builtins: the processes a run starts,
+    which draw from a UML guest's seeded random numbers, do not depend on how many
+    parameters the module has (0.23.0's deletion of 23 moved every seeded run). A cat on
+    PATH that logs its calls is never called; the record is the same words as before."""
+    mod = tmp_path / "tcp_bbr_a"
+    (mod / "parameters").mkdir(parents=True)
+    for i in range(count):
+        (mod / "parameters" / f"p{i:02d}").write_text(f"{i}\n")
+    (mod / "version").write_text("9.9.9\n")
+    (mod / "srcversion").write_text("ABCDEF\n")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "calls"
+    for tool in ("cat", "modinfo", "echo"):
+        (bindir / tool).write_text(f"#!/bin/sh\necho {tool} >> {log}\nexec /bin/{tool} \"$@\"\n")
+        (bindir / tool).chmod(0o755)
+    cmd = ["busybox", "sh"] if shell == "busybox" else [shell]
+    env = dict(os.environ, BBR_A_MODULE_DIR=str(mod), PATH=f"{bindir}:{os.environ['PATH']}")
+    params = tmp_path / "params.env"
+    p = subprocess.run([*cmd, "-c", RECORD, "run", str(TB), str(params)], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["version=9.9.9"]
+    assert not log.exists(), log.read_text()
+    rec = dict(line.split("=", 1) for line in params.read_text().splitlines())
+    assert rec["module_params_effective"] == " ".join(f"p{i:02d}={i}" for i in range(count))
+    assert rec["module_srcversion"] == "ABCDEF"
