@@ -1176,7 +1176,7 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 
-	if (likely(!tracepoint_enabled(bbr_a_gain)) ||
+	if (!tracepoint_enabled(bbr_a_gain) ||
 	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
 		return;
 	bbr_trace_gain_event(sk, c, ev, algo);
@@ -1306,7 +1306,10 @@ static size_t bbr_get_info(struct sock *sk, u32 ext, int *attr,
  * sender that has data), age cycle_stamp to 2^31 us ago, so that the phase
  * still counts as over however long the gap was, and start a new ACK epoch
  * (bbr_a_new_ack_epoch()). An app-limited restart starts a new ACK epoch
- * whatever the gap, and is an idle restart (trace event ev=2).
+ * whatever the gap, and is an idle restart (trace event ev=2). A connection
+ * whose data stays in flight unacknowledged for as long (RTOs backing off
+ * under a long TCP_USER_TIMEOUT) sends nothing from idle and keeps its
+ * epoch: the excess that epoch may then show is capped at cwnd.
  */
 static __always_inline void bbr_tx_start(struct sock *sk,
 					 const enum bbr_algo algo)

@@ -80,11 +80,12 @@ struct bbr_a_sock {
 	struct bbr_a_state a;
 };
 
+static_assert(sizeof(struct bbr_a_sock) <= ICSK_CA_PRIV_SIZE);
+
 static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 {
 	struct bbr_a_sock *s = inet_csk_ca(sk);
 
-	BUILD_BUG_ON(sizeof(struct bbr_a_sock) > ICSK_CA_PRIV_SIZE);
 	return &s->a;
 }
 

@@ -195,11 +195,13 @@ struct bbr_a_fair_sock {
 	struct bbr_a_fair_state fair;
 };
 
-static __always_inline struct bbr_a_fair_state *bbr_a_fair_state(const struct sock *sk)
+static_assert(sizeof(struct bbr_a_fair_sock) <= ICSK_CA_PRIV_SIZE);
+
+static __always_inline struct bbr_a_fair_state *
+bbr_a_fair_state(const struct sock *sk)
 {
 	struct bbr_a_fair_sock *s = inet_csk_ca(sk);
 
-	BUILD_BUG_ON(sizeof(struct bbr_a_fair_sock) > ICSK_CA_PRIV_SIZE);
 	return &s->fair;
 }
 
@@ -322,7 +324,12 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
-	/* each law with its constants, for divisions by constants */
+	/*
+	 * Each law with its constants, for divisions by constants; the
+	 * competing law's RTT is never below its common base
+	 * (bbr_a_law_rtt), which bbr_a_law_bound needs of rtt_lo_us.
+	 */
+	BUILD_BUG_ON(!bbr_a_fair_compete_rtt_us || !bbr_a_fair_hi_rtt_us);
 	if (f->hi_compete)
 		return bbr_a_law_bound(f->hi_max, t_ms, f->hi_k_ms,
 				       bbr_a_fair_compete_beta_pm,

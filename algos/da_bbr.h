@@ -55,11 +55,12 @@ struct da_bbr_sock {
 	struct da_bbr_state da;
 };
 
+static_assert(sizeof(struct da_bbr_sock) <= ICSK_CA_PRIV_SIZE);
+
 static __always_inline struct da_bbr_state *da_bbr_state(const struct sock *sk)
 {
 	struct da_bbr_sock *s = inet_csk_ca(sk);
 
-	BUILD_BUG_ON(sizeof(struct da_bbr_sock) > ICSK_CA_PRIV_SIZE);
 	return &s->da;
 }
 

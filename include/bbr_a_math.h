@@ -248,7 +248,7 @@ static inline u32 bbr_a_queue_target(u64 w_us, u32 bw, u32 pkts, u64 cut,
 	u64 lo = floor < target ? floor : target;
 
 	if (cut)
-		target = target > cut + lo ? target - cut : lo;
+		target = cut < target && target - cut > lo ? target - cut : lo;
 	return target < BBR_A_TARGET_MAX ? (u32)target : BBR_A_TARGET_MAX;
 }
 
@@ -393,6 +393,7 @@ static __always_inline u32 bbr_a_reno_bound(u32 x_max, u32 t_ms, u32 srtt_us,
  * falls as the RTT grows, so where the law's RTT is never below rtt_lo_us,
  * the estimate at rtt_lo_us bounds it: when CUBIC's is at least that, the
  * estimate at rtt_us, with its divisions by a variable RTT, is not needed.
+ * Needs 0 < rtt_lo_us <= rtt_us (at an RTT of 0 the estimate is its least).
  * With constant beta_pm and rtt_lo_us every other division is by a
  * constant.
  */

@@ -323,7 +323,8 @@ def test_the_cwnd_target_saturates_rather_than_wrapping(build):
     cases = [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 10000),
               rng.choice((0, rng.randint(0, 2**40))), rng.randint(0, 2**40)) for _ in range(5000)]
     cases += [(35000, 2**32 - 1, 32, 0, 0), (2**32 - 1, 2**32 - 1, 10000, 0, 0),
-              (35000, 2**31, 32, 0, 0), (15000, 10**6, 32, 10**9, 5), (15000, 10**6, 32, 10**9, 10**12)]
+              (35000, 2**31, 32, 0, 0), (15000, 10**6, 32, 10**9, 5), (15000, 10**6, 32, 10**9, 10**12),
+              (15000, 2**24, 100, 2**64 - 6, 2**64 - 1), (15000, 2**24, 100, 2**64 - 6, 7)]
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
     want = []
     for w, bw, p, cut, floor in cases:
