@@ -14,7 +14,7 @@ Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
              [--module-param NAME=VALUE]... [--out CSV]
   --ccs LIST     congestion controls, comma-separated, at most 4 (default bbr,bbr_a,bbr_a_fair);
                  the first is the reference; a name given twice is an A/A check
-  --acks N       ACKs per timed run (default 20000)
+  --acks N       ACKs per timed run, 1..1000000 (default 20000)
   --reps N       timed runs of each (default 301)
   --rate MBPS    the ACK model's link rate (default 100)
   --rtt MS       the ACK model's path RTT (default 20)
@@ -30,7 +30,9 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--ccs) [[ ${2-} =~ ^[a-z][a-z0-9_]*(,[a-z][a-z0-9_]*){0,3}$ ]] || bad "--ccs needs 1 to 4 names, comma-separated"; CCS=$2; shift 2 ;;
-	--acks) [[ ${2-} =~ ^[1-9][0-9]{0,8}$ ]] || bad "--acks needs a positive integer"; ACKS=$2; shift 2 ;;
+	--acks)
+		[[ ${2-} =~ ^[1-9][0-9]{0,6}$ && ${2} -le 1000000 ]] || bad "--acks needs an integer in 1..1000000"
+		ACKS=$2; shift 2 ;;
 	--reps) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--reps needs a positive integer"; REPS=$2; shift 2 ;;
 	--rate) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--rate needs whole Mbit/s"; RATE=$2; shift 2 ;;
 	--rtt) [[ ${2-} =~ ^[1-9][0-9]{0,3}$ ]] || bad "--rtt needs whole ms"; RTT=$2; shift 2 ;;

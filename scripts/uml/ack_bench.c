@@ -16,7 +16,10 @@
  * turn begins one later each time.
  * The sockets' clocks (tcp_mstamp) are the model's; jiffies are the
  * kernel's, so that in a guest on the host's clock (UML --real-time) the
- * min_rtt filter does not expire during the loop. Prints one line per run:
+ * min_rtt filter does not expire during the loop: no PROBE_RTT, and so
+ * no competitor flag, is timed. What is timed is PROBE_BW with, for
+ * bbr_a_fair, a bound in force on the common law (its age well under its
+ * K). Prints one line per run:
  * "ack_bench CC REP NS ACKS" (CC "-" for the model alone).
  */
 #include <linux/module.h>
@@ -31,7 +34,7 @@ module_param(ccs, charp, 0444);
 MODULE_PARM_DESC(ccs, "congestion controls, comma-separated (at most 4)");
 static uint acks = 100000;
 module_param(acks, uint, 0444);
-MODULE_PARM_DESC(acks, "ACKs per timed run");
+MODULE_PARM_DESC(acks, "ACKs per timed run, at most 1000000");
 static uint reps = 15;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "timed runs of each congestion control");
@@ -50,6 +53,7 @@ MODULE_PARM_DESC(queue_us, "the model's largest queueing delay, us");
 #define BENCH_ACKED	2
 #define BENCH_SAW	400	/* ACKs per rise and fall of the queue */
 #define BENCH_WARMUP	40000
+#define BENCH_MAX_ACKS	1000000
 
 /* packets per ms the model's link delivers; us between its ACKs */
 static u32 bench_per_ms, bench_gap_us;
@@ -90,13 +94,15 @@ static void bench_ack(struct bench_flow *b, bool cc, int recovery)
 	tp->packets_out = min(tcp_snd_cwnd(tp), path);
 	tp->is_cwnd_limited = tp->packets_out >= tcp_snd_cwnd(tp);
 	if (recovery == 1) {
+		/* as tcp_init_cwnd_reduction() enters a recovery */
 		tp->lost++;
 		rs.losses = 1;
-	}
-	if (recovery == 1)
+		tp->prior_cwnd = tcp_snd_cwnd(tp);
+		tp->snd_ssthresh = inet_csk(sk)->icsk_ca_ops->ssthresh(sk);
 		bench_set_state(sk, TCP_CA_Recovery);
-	else if (recovery == -1)
+	} else if (recovery == -1) {
 		bench_set_state(sk, TCP_CA_Open);
+	}
 
 	rs.prior_delivered = tp->delivered - BENCH_ACKED - path;
 	rs.delivered = path + BENCH_ACKED;
@@ -139,6 +145,7 @@ static void bench_warm(struct bench_flow *b)
 {
 	u32 n;
 
+	lock_sock(b->sock->sk);
 	for (n = 0; n < BENCH_WARMUP; n++)
 		bench_ack(b, true, 0);
 	while (b->i % (2 * BENCH_SAW) != BENCH_SAW)
@@ -147,16 +154,23 @@ static void bench_warm(struct bench_flow *b)
 	for (n = 0; n < 50; n++)
 		bench_ack(b, true, 0);
 	bench_ack(b, true, -1);
+	release_sock(b->sock->sk);
 }
 
+/* One timed run, the socket locked as TCP holds it for an ACK. */
 static u64 bench_run(struct bench_flow *b, bool cc)
 {
-	u64 t0 = ktime_get_ns();
+	struct sock *sk = b->sock->sk;
+	u64 t0, ns;
 	u32 n;
 
+	lock_sock(sk);
+	t0 = ktime_get_ns();
 	for (n = 0; n < acks; n++)
 		bench_ack(b, cc, 0);
-	return ktime_get_ns() - t0;
+	ns = ktime_get_ns() - t0;
+	release_sock(sk);
+	return ns;
 }
 
 static int __init ack_bench_init(void)
@@ -167,7 +181,8 @@ static int __init ack_bench_init(void)
 	u32 r;
 
 	bench_per_ms = div_u64((u64)rate_mbps * 1000, 8 * BENCH_MSS);
-	if (!acks || !reps || !bench_per_ms || !rtt_us)
+	/* a run must not hold the CPU for long: at most about 0.1 s */
+	if (!acks || acks > BENCH_MAX_ACKS || !reps || !bench_per_ms || !rtt_us)
 		return -EINVAL;
 	bench_gap_us = max_t(u32, BENCH_ACKED * 1000 / bench_per_ms, 1);
 	f = kcalloc(BENCH_MAX_CC + 1, sizeof(*f), GFP_KERNEL);
