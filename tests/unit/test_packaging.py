@@ -30,6 +30,15 @@ def test_the_version_is_written_only_in_dkms_conf():
     assert "dkms.conf" in (ROOT / "Kbuild").read_text()
 
 
+def test_the_changelog_s_newest_release_is_the_version():
+    """CHANGELOG.md's first release heading (an "Unreleased" one may come before it) is
+    dkms.conf's version: a release is the version, its changelog entry and the module's
+    MODULE_VERSION, all three."""
+    heads = re.findall(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    releases = [h for h in heads if h != "Unreleased"]
+    assert releases and releases[0] == dkms_conf()["version"], heads[:3]
+
+
 def test_dkms_conf_names_the_module_and_rebuilds_for_new_kernels():
     conf = dkms_conf()
     assert conf["name"] == conf["module"] == "tcp_bbr_a"
