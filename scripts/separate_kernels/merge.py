@@ -133,6 +133,8 @@ def merge(guests, run, kv):
         params[f"grid_phase_s{k}"] = f"{grid_phase(offset):.2f}"
         if f"boot_delay_s{k}" in kv:
             params[f"boot_delay_s{k}"] = kv[f"boot_delay_s{k}"]
+        # how far its wall clock was set off the host's (--clock-offset)
+        params[f"wall_clock_offset_ms_s{k}"] = s.get("clock_offset_ms", "0")
         failed += params[f"flow_rc_{k}"] != "0"
     for name in ("tc.txt", "tc_final.txt"):
         copy(os.path.join(guests, "router", name), os.path.join(run, name))

@@ -105,7 +105,8 @@ def test_merge_puts_the_senders_samples_on_the_routers_clock(tmp_path):
     g = tmp_path / "guests"
     for name, env in (("router", "kernel=6.1.192\ngo_uptime=100.00\nend_uptime=161.50\n"),
                       ("s1", "kernel=6.1.192\nmodule_version=0.21.0\ngo_uptime=40.00\nflow_rc=0\n"),
-                      ("s2", "kernel=6.1.192\nmodule_version=0.21.0\ngo_uptime=7.50\nflow_rc=0\n")):
+                      ("s2", "kernel=6.1.192\nmodule_version=0.21.0\ngo_uptime=7.50\nflow_rc=0\n"
+                             "clock_offset_ms=-40\n")):
         (g / name).mkdir(parents=True)
         (g / name / "guest.env").write_text(env)
     for k, up in ((1, 41.0), (2, 8.0)):
@@ -128,5 +129,6 @@ def test_merge_puts_the_senders_samples_on_the_routers_clock(tmp_path):
     env = dict(ln.split("=", 1) for ln in (run_dir / "params.env").read_text().splitlines())
     assert env["t0_uptime"] == "100.00" and env["base_rtt_ms_s2"] == "10.1"
     assert env["flows_failed"] == "0" and env["module_version"] == "0.21.0"
+    assert env["wall_clock_offset_ms_s1"] == "0" and env["wall_clock_offset_ms_s2"] == "-40"
     assert "backend=separate-uml" in (run_dir / "run.env").read_text()
     json.loads((run_dir / "flow2.json").read_text())
