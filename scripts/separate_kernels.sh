@@ -36,10 +36,10 @@ testbed/rtt_fairness.sh's).
                      the runs start only if it held the rate
   --module-param K=V tcp_bbr_a module parameter in every sender guest (repeatable)
   --boot-stagger S   sender k's guest boots a random 0..S s (from the seed) after the
-                     router's, so that the senders' jiffies, and the 10 s grid on which
-                     bbr_a_fair's flows dip (fair_probe_rtt_sync), have phases of their
-                     own, as hosts booted at other times do; 0: all at once, phases
-                     within a fraction of a second (default 10); params.env grid_phase_s<k>
+                     router's, so that the senders' jiffies have phases of their own, as
+                     hosts booted at other times do (bbr_a_fair's PROBE_RTT grid follows
+                     the wall clock since 0.22.0: --clock-offset); 0: all at once
+                     (default 10); params.env boot_delay_s<k>, grid_phase_s<k> (jiffies)
   --clock-offset MS  sender k's wall clock is set a random -MS..+MS ms (from the seed) off the
                      host's before its module loads, as NTP leaves hosts' clocks apart:
                      bbr_a_fair's PROBE_RTT grid is the wall clock's (default 0: the guests,
