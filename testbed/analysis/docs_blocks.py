@@ -438,6 +438,10 @@ CRTT_RUNS = list_runs(CRTT_LABEL, f"{CRTT_DIR}/list", "q10")
 V0192_DIR = f"{CRTT_DIR}/v0192"
 SL_LABEL = "0.19.2, a lossy round ends STARTUP (fair_startup_loss=1)"
 SL_RUNS = list_runs(SL_LABEL, V0192_DIR, "sl")
+# 0.23.0's defaults (no module parameter) on the grids of the README's tables, laid out as
+# list/'s (own-30s/, cubic/, wide-60s/, bbr/), config def
+V0230_DIR = f"{COEX}/v0230"
+V0230_RUNS = list_runs("0.23.0, its defaults", V0230_DIR, "def")
 
 
 def release_tables(prefix, releases, extra=()):
@@ -658,18 +662,18 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": SL_RUNS[1]["own"][0]},
-                                          where_rows("sl")),
-    "readme-coexistence": Table({"h": SL_RUNS[1]["grid_shallow"][0], **GRID200},
+    "readme-where-it-stands": screen_rows({**GRID30, "p": V0230_RUNS[1]["own"][0]},
+                                          where_rows("def")),
+    "readme-coexistence": Table({"h": V0230_RUNS[1]["grid_shallow"][0], **GRID200},
                                 ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
-            Col("runs", "runs", config="sl"),
-            Col("bbr_a_fair's share %", "share0", 1, 100, config="sl"),
-            Col("Jain", "jain", config="sl"),
-            Col("worst Jain", "jain", extreme="min", config="sl"),
-            Col("harm to cubic (computed)", fn=harm_from_grid, config="sl"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="sl"),
+            Col("runs", "runs", config="def"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="def"),
+            Col("Jain", "jain", config="def"),
+            Col("worst Jain", "jain", extreme="min", config="def"),
+            Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def"),
             Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
             Col("Jain", "jain", config="bbr", src="g"),
             Col("harm to cubic", "harm", 2, config="bbr", src="g")],
