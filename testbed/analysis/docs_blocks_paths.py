@@ -4,8 +4,9 @@ docs_blocks.py adds PATHS_BLOCKS to its BLOCKS; this module imports nothing from
 from .docs import Col, Table
 
 PATHS = "docs/results/paths-uml"
-ROUTE = {"n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
-SOLO = {"s": f"{PATHS}/route-solo", "so": f"{PATHS}/route-solo-v0200"}
+ROUTE = {"v": f"{PATHS}/route-v0230", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
+SOLO = {"sv": f"{PATHS}/route-solo-v0230", "s": f"{PATHS}/route-solo",
+        "so": f"{PATHS}/route-solo-v0200"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
 ROUTE_POINTS = (
@@ -15,8 +16,10 @@ ROUTE_POINTS = (
     ("up100", "short path 10 -> 110 ms"), ("static-110", "110 / 50 ms from the start"),
     ("all-up20", "both paths +20 ms"), ("static-30-70", "30 / 70 ms from the start"),
     ("down20", "short path 30 -> 10 ms"), ("static-10", "10 / 50 ms, no change"))
-# (header, source, config) of the columns: bbr_a_fair now and before the rule, bbr, cubic
-ROUTE_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
+# (header, source, config) of the columns: bbr_a_fair now (0.23.0), at the release that
+# made the rule (0.21.0) and before it (0.20.0), bbr, cubic
+ROUTE_CCS = (("bbr_a_fair 0.23.0", "v", "bbr_a_fair"), ("bbr_a_fair 0.21.0", "n", "bbr_a_fair"),
+             ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
              ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
 ROUTE_WHAT = ("mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
               "buffer of the starting paths, the change at 20 s, measured over 50..119 s "
@@ -28,7 +31,7 @@ def route_table(metric, digits, worst=False):
     worst, bbr_a_fair's worst run)."""
     cols = [Col(h, metric, digits, src=src, config=cfg) for h, src, cfg in ROUTE_CCS]
     if worst:
-        cols.insert(1, Col("bbr_a_fair, worst run", metric, digits, extreme="min", src="n",
+        cols.insert(1, Col("bbr_a_fair 0.23.0, worst run", metric, digits, extreme="min", src="v",
                            config="bbr_a_fair"))
     return Table(ROUTE, ["paths"], [([what], {"scenario": pt}) for pt, what in ROUTE_POINTS],
                  cols, what=ROUTE_WHAT)
@@ -142,13 +145,16 @@ PATHS_BLOCKS = {
     "paths-route-jain": route_table("jain", 3, worst=True),
     "paths-route-queue": route_table("qdelay_mean_ms", 1),
     "paths-route-solo": Table(SOLO, ["path"], [
-        ([what], {"src": "s", "scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
-                                                     ("static-40", "40 ms from the start"))],
-        [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, config=cc)
-         for cc in ("bbr_a_fair", "bbr", "cubic")] +
-        [Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
+        ([what], {"scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
+                                                   ("static-40", "40 ms from the start"))],
+        [Col("bbr_a_fair 0.23.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
+        [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, src="s", config=cc)
+         for cc in ("bbr", "cubic")] +
+        [Col("bbr_a_fair 0.21.0: queue delay ms", "qdelay_mean_ms", 1, src="s",
+             config="bbr_a_fair"),
+         Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
              config="bbr_a_fair-0.20.0"),
-         Col("bbr_a_fair: utilisation", "utilization", 3, config="bbr_a_fair")],
+         Col("bbr_a_fair 0.23.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
         what="mean +- 95 % CI half-width over the seeds; one flow, 50 Mbit/s, a buffer of 4 "
              "BDP of 20 ms, measured over 50..119 s"),
 }
