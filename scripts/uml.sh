@@ -49,6 +49,9 @@ Env: BBR_A_CACHE (cache dir), BBR_A_UML_JOBS (make -j, default 2),
      cache, with scripts/uml/6.12/'s patches and then FILE, your BBRv3 patch for Linux 6.12,
      which the project does not ship; cached by FILE's sha256, its id
      6.12.117-1~deb12u1-bbr3-<hash>; docs/backends.md),
+     BBR_A_UML_SERIES=6.12 (every command: that peer kernel without a patch, its bbr
+     BBRv1, cached apart as 6.12.117-1~deb12u1-<hash>; 6.1 or empty: the default kernel;
+     refused beside BBR_A_UML_PATCH),
      BBR_A_UML_VARIANT=sanitize (every command: the kernel with KASAN, UBSAN, lockdep and
      kmemleak of scripts/uml/sanitize.fragment, built and cached apart, and the module
      built for it with UBSAN's checks; about 3 times slower to run).

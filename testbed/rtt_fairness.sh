@@ -108,7 +108,9 @@ bbr3 is BBRv3, which exists only as a kernel patch: with BBR_A_UML_PATCH=FILE (a
 patch for Linux 6.12) the uml backend runs a 6.12 kernel built with it, where the kernel's
 "bbr" is BBRv3, named bbr3 in every output; plain bbr (BBRv1) is then refused (run it
 without BBR_A_UML_PATCH), and each run.env names the kernel (kernel_id=). See
-docs/backends.md.
+docs/backends.md. BBR_A_UML_SERIES=6.12 runs the same 6.12 kernel without the patch (its
+bbr is BBRv1, named bbr; the control for the move from 6.1), also named in each run.env;
+it and BBR_A_UML_PATCH exclude each other.
 Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
 EOF
 }
@@ -336,8 +338,10 @@ UML_KERNEL_ID=
 if [[ $BACKEND == uml ]]; then
 	"$REPO/scripts/uml.sh" build >/dev/null || die "the UML kernel could not be built"
 	"$REPO/scripts/uml.sh" module >/dev/null || die "tcp_bbr_a.ko could not be built for UML"
-	# the kernel built with BBR_A_UML_PATCH is named in every run.env (kernel_id=)
-	[[ -z ${BBR_A_UML_PATCH:-} ]] || UML_KERNEL_ID=uml-$("$REPO/scripts/uml.sh" id) ||
+	# the kernel built with BBR_A_UML_PATCH, or of BBR_A_UML_SERIES=6.12, is named in every
+	# run.env (kernel_id=); the default 6.1 kernel's runs stay as they were
+	[[ -z ${BBR_A_UML_PATCH:-} && ${BBR_A_UML_SERIES:-6.1} == 6.1 ]] ||
+		UML_KERNEL_ID=uml-$("$REPO/scripts/uml.sh" id) ||
 		die "cannot name the UML kernel (scripts/uml.sh id)"
 fi
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up

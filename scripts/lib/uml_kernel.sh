@@ -45,9 +45,22 @@ UML_PATCHES=("$UML_FILES"/*.patch)
 # own patch: BBRv3 (docs/backends.md), which the project never ships. Named "bbr3" and keyed
 # by FILE's sha256 besides the rest; the default 6.1 kernel, its inputs and key stay as they
 # are without it.
+# The plain peer kernel (BBR_A_UML_SERIES=6.12): the same 6.12 source and project patches
+# without a user's patch, the control for the kernel move (its bbr is BBRv1, named bbr);
+# cached apart by its version and a hash like the 6.1 kernel's, <ver>-<hash>. The series is
+# 6.1 (the default, also when empty) or 6.12; with BBR_A_UML_PATCH (whose kernel is 6.12
+# and whose bbr is BBRv3) it is refused, so no kernel is ever ambiguous about its bbr.
 PEER_SERIES=6.12
 PEER_SOURCE=6.12.117-1~deb12u1
+UML_SERIES=${BBR_A_UML_SERIES:-}
+case $UML_SERIES in
+"" | 6.1 | "$PEER_SERIES") ;;
+*) die "BBR_A_UML_SERIES='$UML_SERIES' is not a kernel series the UML backend builds (6.1, the default, or $PEER_SERIES)" ;;
+esac
 UML_PATCH=${BBR_A_UML_PATCH:-}
+[[ -z $UML_PATCH || -z $UML_SERIES ]] ||
+	die "BBR_A_UML_PATCH and BBR_A_UML_SERIES=$UML_SERIES exclude each other (the patch's kernel is always $PEER_SERIES, its bbr BBRv3; BBR_A_UML_SERIES=$PEER_SERIES is that kernel without the patch)"
+[[ $UML_SERIES != 6.1 ]] || UML_SERIES=
 UML_PATCH_SHA=
 if [[ -n $UML_PATCH ]]; then
 	[[ -f $UML_PATCH && -r $UML_PATCH ]] ||
@@ -55,6 +68,8 @@ if [[ -n $UML_PATCH ]]; then
 	UML_PATCH=$(realpath "$UML_PATCH")
 	UML_PATCH_SHA=$(sha256sum <"$UML_PATCH") || die "cannot read BBR_A_UML_PATCH='$UML_PATCH'"
 	UML_PATCH_SHA=${UML_PATCH_SHA%% *}
+fi
+if [[ -n $UML_PATCH || -n $UML_SERIES ]]; then
 	SRC_PKG=linux-source-$PEER_SERIES
 	SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
 	UML_SOURCE=${UML_SOURCE:-$PEER_SOURCE}
@@ -82,7 +97,8 @@ kernel_dir() {
 			cat "${UML_FRAGMENTS[@]}" "${UML_PATCHES[@]}"; } | sha256sum | cut -c1-12)"
 		return
 	fi
-	echo "$CACHE/uml/$ver-${UML_VARIANT:+$UML_VARIANT-}$(hash_of "${UML_FRAGMENTS[@]}" "$UML_FILES"/*.patch)"
+	# 6.1 and plain 6.12 alike: the version, and a hash of the config and the patches applied
+	echo "$CACHE/uml/$ver-${UML_VARIANT:+$UML_VARIANT-}$(hash_of "${UML_FRAGMENTS[@]}" "${UML_PATCHES[@]}")"
 }
 
 # fetch_source: the source tarball to build from: the installed package's, or that of the

@@ -36,7 +36,9 @@ class Col:
     extreme "min" or "max": the cell is the worst run's value, not the mean (the worst point
     beside the mean). fn(runs): the cell is fn's text of the row's runs that are results
     (rows of a per-run file that a mean does not describe: a range, a value per repetition).
-    sel narrows the row's runs (src, config, scenario, or any column of the file)."""
+    sel narrows the row's runs (src, config, scenario, or any column of the file); a src
+    that is a dict maps the row's src to the column's (the same column over two sources,
+    a row's kind of runs picking the pair: one kernel's own-kind or CUBIC screen)."""
 
     def __init__(self, header, metric=None, digits=3, scale=1, ci=True, text=None, note=None,
                  extreme=None, fn=None, **sel):
@@ -147,6 +149,8 @@ def render(name, table, repo=REPO):
         items = list(labels)
         for c in table.cols:
             key = {**sel, **c.sel}
+            if isinstance(key["src"], dict):
+                key["src"] = key["src"][sel["src"]]
             if c.text is not None:  # computed from the whole source: all its rows count
                 items.append(c.text(key))
                 used[key["src"]].update((id(r), r) for r in data[key["src"]])

@@ -76,10 +76,42 @@ def self_harm_bar(ref=GRID200):
 SOLO = {"g": GRID200, "v3": f"{PEERS}/solo-200s-bbr3"}
 
 
+# the control for the kernel move (issue 49): the same module source on the default UML 6.1
+# kernel (k61) and on the plain UML 6.12 one (k612: BBR_A_UML_SERIES=6.12, no patch, its bbr
+# BBRv1), each kernel's own-kind screen (own) and CUBIC screen (cub)
+PLAIN = f"{PEERS}/plain612"
+PLAIN_SRC = {f"{kind}{k}": f"{PLAIN}/k{k}/{d}" for k in ("61", "612")
+             for kind, d in (("own", "own-30s"), ("cub", "cubic-200s"))}
+PLAIN_ROWS = [([label, cc], {"src": "own", "config": cc, "scenario": s})
+              for s, label in (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b5", "10 vs 50 ms, 5 BDP"),
+                               ("r100", "10 vs 100 ms, 5 BDP"))
+              for cc in ("bbr", "bbr_a_fair")] + [
+             ([label, f"{cc} vs cubic"], {"src": "cub", "config": cc, "scenario": s})
+             for s, label in (("c1", "20 ms, 1 BDP"), ("c10", "20 ms, 10 BDP"))
+             for cc in ("bbr_a_fair", "bbr", "cubic")]
+
+
+def _plain_cols(header, metric, digits=3, scale=1):
+    return [Col(f"{header}, {v}", metric, digits, scale,
+                src={"own": f"own{k}", "cub": f"cub{k}"}) for k, v in (("61", "6.1"), ("612", "6.12"))]
+
+
 KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
            "UML 6.1.192")
 
 PEERS_BLOCKS = {
+    "peers-plain612": Table(PLAIN_SRC, ["point", "cc"], PLAIN_ROWS, [
+        *_plain_cols("Jain", "jain"), *_plain_cols("first cc's share %", "share0", 1, 100),
+        *_plain_cols("queue delay ms", "qdelay_mean_ms", 1),
+        *_plain_cols("retransmitted %", "retrans_rate", 2, 100)],
+        what="mean +- 95 % CI half-width over the seeds; the same tcp_bbr_a source on the "
+             "default UML 6.1 kernel and on the plain UML 6.12 one (BBR_A_UML_SERIES=6.12: "
+             "Debian's 6.12.117 without the BBRv3 patch, its bbr BBRv1); own kind: two flows "
+             "of one cc, one per RTT, 100 Mbit/s, 30 s measured from 5 s; against cubic: one "
+             "flow of each cc (two of cubic), 20 ms, 100 Mbit/s, 200 s measured from 60 s; "
+             "share: the first cc's of the two flows' throughput (- in own-kind runs); queue "
+             "delay: the sampler's, which the CUBIC runs (--sample-ms 0, as peers-cubic's) "
+             "do not record (-)"),
     "peers-own": Table(OWN, ["cc", "scenario"], [
         ([cc, label], {"src": src, "config": cfg, "scenario": s})
         for s, label in OWN_POINTS for cc, src, cfg in OWN_CCS], [

@@ -53,8 +53,18 @@ host_machine() {
 # has no BBRv1, so bbr is refused rather than run as BBRv3 under BBRv1's name. Before
 # anything starts, one line and exit status 2 (a usage error). A BBR_A_UML_PATCH that is no
 # readable file is refused here too, for every run the uml backend may make.
+#
+# BBR_A_UML_SERIES=6.12 (scripts/lib/uml_kernel.sh) is that kernel without the patch, whose
+# bbr is BBRv1 and keeps its name: a value other than 6.1 or 6.12, or beside
+# BBR_A_UML_PATCH, is refused here the same way (one line, exit status 2).
 check_bbr3() {
-	local patch=${BBR_A_UML_PATCH:-}
+	local patch=${BBR_A_UML_PATCH:-} series=${BBR_A_UML_SERIES:-}
+	case $series in
+	"" | 6.1 | 6.12) ;;
+	*) DIE_RC=2 die "BBR_A_UML_SERIES='$series' is not a kernel series the UML backend builds (6.1, the default, or 6.12)" ;;
+	esac
+	[[ -z $patch || -z $series ]] ||
+		DIE_RC=2 die "BBR_A_UML_PATCH and BBR_A_UML_SERIES=$series exclude each other (the patch's kernel is always 6.12, its bbr BBRv3; BBR_A_UML_SERIES=6.12 is that kernel without the patch)"
 	if [[ -n $patch && ($BACKEND == uml || $BACKEND == auto) && ! (-f $patch && -r $patch) ]]; then
 		DIE_RC=2 die "BBR_A_UML_PATCH='$patch' is not a readable file (a BBRv3 patch for Linux 6.12, see docs/backends.md)"
 	fi
@@ -88,6 +98,7 @@ choose_backend() {
 			BACKEND=uml
 			local uml="6.1"
 			[[ -z ${BBR_A_UML_PATCH:-} ]] || uml="6.12 with BBR_A_UML_PATCH"
+			[[ ${BBR_A_UML_SERIES:-6.1} == 6.1 ]] || uml="$BBR_A_UML_SERIES (BBR_A_UML_SERIES)"
 			log "backend: uml, User-Mode Linux $uml in time travel (host: $why; --backend qemu runs Debian's kernel)"
 		fi
 	fi

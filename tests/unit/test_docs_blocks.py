@@ -185,6 +185,22 @@ def test_a_fn_column_renders_its_function_of_the_rows_runs(tmp_path):
                          "`docs/results/w.csv` (1 runs); commit c1._")
 
 
+def test_a_column_s_src_may_follow_the_row_s(tmp_path):
+    """Col(src={row src: src}): the same column reads another source per row (one kernel's
+    own-kind screen or its CUBIC screen), and the provenance line counts what it read."""
+    (tmp_path / "docs/results").mkdir(parents=True)
+    for name, jain in (("a1", "0.9"), ("a2", "0.8"), ("b1", "0.7"), ("b2", "0.6")):
+        (tmp_path / f"docs/results/{name}.csv").write_text(f"config,seed,jain\nx,1,{jain}\n")
+    table = docs.Table({k: f"docs/results/{k}.csv" for k in ("a1", "a2", "b1", "b2")}, ["kind"],
+                       [(["a"], {"src": "a", "config": "x"}), (["b"], {"src": "b", "config": "x"})],
+                       [docs.Col("1", "jain", src={"a": "a1", "b": "b1"}),
+                        docs.Col("2", "jain", src={"a": "a2", "b": "b2"})], what="x")
+    lines = docs.render("t", table, repo=str(tmp_path))
+    assert lines[2:4] == ["| a | 0.900 | 0.800 |", "| b | 0.700 | 0.600 |"], lines
+    for k in ("a1", "a2", "b1", "b2"):
+        assert f"`docs/results/{k}.csv` (1 runs)" in lines[-1], lines[-1]
+
+
 def test_a_table_names_what_its_rows_are(tmp_path):
     """Table(unit=...): a file whose rows are not runs (a dips file) says so in the
     provenance line."""

@@ -25,5 +25,6 @@ def test_cells_without_results_are_a_dash():
 
 
 def test_the_peer_blocks_are_registered():
-    names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist"}
+    names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist",
+             "peers-plain612"}
     assert names <= set(docs_blocks.BLOCKS)
