@@ -54,31 +54,14 @@ def bbr3_patch():
     return patch
 
 
-# In the guest: the kernel's bbr and its version, the module loaded beside it, and one bbr
-# connection over loopback as ss shows it while it sends (at 50 Mbit/s: an unpaced loopback
-# flow moves gigabytes a virtual second, which time travel computes in minutes of wall time).
-GUEST = r"""set -e
-read -r v < /sys/module/tcp_bbr/version
-echo "bbr_version=$v" > "$BBR_A_OUT/facts"
-insmod "$BBR_A_KO"
-echo "available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" >> "$BBR_A_OUT/facts"
-ip link set lo up
-sysctl -qw net.ipv4.tcp_congestion_control=bbr
-iperf3 -s -1 -D -p 5301
-sleep 0.5
-iperf3 -c 127.0.0.1 -p 5301 -t 2 -b 50M > /dev/null &
-sleep 1
-ss -tin dport = :5301 > "$BBR_A_OUT/ss.txt"
-wait
-"""
+# In the guest: tests/guest/bbr_facts.sh.
+FACTS = REPO / "tests" / "guest" / "bbr_facts.sh"
 
 
 def test_the_peer_kernel_runs_bbrv3_and_loads_the_module(bbr3_patch, tmp_path):
     out = tmp_path / "out"
-    script = tmp_path / "bbr3_guest.sh"
-    script.write_text(GUEST)
-    p = uml(["run", "--seed", "1", "--timeout", "600", "--out", str(out), "--file", str(script),
-             "--", "sh", '"$BBR_A_FILES"/bbr3_guest.sh'], bbr3_patch)
+    p = uml(["run", "--seed", "1", "--timeout", "600", "--out", str(out), "--file", str(FACTS),
+             "--", "sh", '"$BBR_A_FILES"/bbr_facts.sh'], bbr3_patch)
     assert p.returncode == 0, f"guest run failed ({p.returncode}):\n{p.stderr[-3000:]}"
     facts = dict(line.split("=", 1) for line in (out / "facts").read_text().splitlines())
     assert facts["bbr_version"] == "3", facts

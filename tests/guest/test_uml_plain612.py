@@ -48,33 +48,14 @@ def plain_kernel():
     return kid.stdout.strip()
 
 
-# In the guest: the release, tcp_bbr's version (BBRv3's patch gives it one, 3; BBRv1 has
-# none), the ccs with the module loaded, and one bbr connection over loopback as ss shows it
-# while it sends (paced at 50 Mbit/s, as test_uml_bbr3.py's).
-GUEST = r"""set -e
-echo "release=$(uname -r)" > "$BBR_A_OUT/facts"
-v=none
-[ ! -r /sys/module/tcp_bbr/version ] || read -r v < /sys/module/tcp_bbr/version
-echo "bbr_version=$v" >> "$BBR_A_OUT/facts"
-insmod "$BBR_A_KO"
-echo "available=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" >> "$BBR_A_OUT/facts"
-ip link set lo up
-sysctl -qw net.ipv4.tcp_congestion_control=bbr
-iperf3 -s -1 -D -p 5301
-sleep 0.5
-iperf3 -c 127.0.0.1 -p 5301 -t 2 -b 50M > /dev/null &
-sleep 1
-ss -tin dport = :5301 > "$BBR_A_OUT/ss.txt"
-wait
-"""
+# In the guest: tests/guest/bbr_facts.sh.
+FACTS = REPO / "tests" / "guest" / "bbr_facts.sh"
 
 
 def test_the_plain_kernel_runs_6_12_with_bbrv1(plain_kernel, tmp_path):
     out = tmp_path / "out"
-    script = tmp_path / "plain_guest.sh"
-    script.write_text(GUEST)
-    p = uml(["run", "--seed", "1", "--timeout", "600", "--out", str(out), "--file", str(script),
-             "--", "sh", '"$BBR_A_FILES"/plain_guest.sh'])
+    p = uml(["run", "--seed", "1", "--timeout", "600", "--out", str(out), "--file", str(FACTS),
+             "--", "sh", '"$BBR_A_FILES"/bbr_facts.sh'])
     assert p.returncode == 0, f"guest run failed ({p.returncode}):\n{p.stderr[-3000:]}"
     facts = dict(line.split("=", 1) for line in (out / "facts").read_text().splitlines())
     assert facts["release"].startswith("6.12."), facts
