@@ -172,9 +172,10 @@ struct bbr {
  * What one ACK's processing knows beyond the socket: the module parameters
  * its algorithm uses, read once at the start (so a parameter written during
  * the ACK takes effect whole, from the next one), and the ACK's RTT sample.
- * Each algorithm lays out params[] as its own struct (see algos/).
+ * Each algorithm lays out params[] as its own struct (see algos/), no larger
+ * than this (a BUILD_BUG_ON says so), and reads only what its load wrote.
  */
-#define BBR_CTX_WORDS		13
+#define BBR_CTX_WORDS		6
 
 struct bbr_ctx {
 	s32	rtt_us;			/* this ACK's RTT sample; -1: none */
@@ -1133,15 +1134,20 @@ enum bbr_ev {
 
 /*
  * A bbr_a_gain event, built and emitted out of line: the snapshot's code
- * stays off the per-ACK path, which only tests the tracepoint's key.
+ * stays off the per-ACK path, which only tests the tracepoint's key. It
+ * takes the ACK's RTT rather than its context and reads the parameters
+ * again: a context whose address left bbr_main() would stay in memory
+ * there, zeroed on every ACK where the kernel initialises the stack.
  */
-static noinline void bbr_trace_gain_event(struct sock *sk,
-					  const struct bbr_ctx *c, u8 ev,
+static noinline void bbr_trace_gain_event(struct sock *sk, s32 rtt_us, u8 ev,
 					  const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_snapshot snap = {};
+	struct bbr_ctx ctx = { .rtt_us = rtt_us }, *c = &ctx;
+
+	bbr_hook_load(c, algo);
 
 	snap.algo = algo;
 	snap.ev = ev;
@@ -1179,7 +1185,7 @@ static __always_inline void bbr_trace_gain(struct sock *sk,
 	if (!tracepoint_enabled(bbr_a_gain) ||
 	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
 		return;
-	bbr_trace_gain_event(sk, c, ev, algo);
+	bbr_trace_gain_event(sk, c->rtt_us, ev, algo);
 }
 
 static __always_inline void bbr_update_model(struct sock *sk,
@@ -1207,7 +1213,7 @@ static __always_inline void bbr_main(struct sock *sk,
 				     const enum bbr_algo algo)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_ctx c;
+	struct bbr_ctx c bbr_a_no_autoinit;	/* bbr_hook_load() fills it */
 	u32 model_bw, bw;
 
 	c.rtt_us = rs->rtt_us;

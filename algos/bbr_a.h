@@ -94,6 +94,8 @@ static __always_inline void bbr_a_load(struct bbr_ctx *c)
 	struct bbr_a_params *p = bbr_a_params(c);
 
 	p->adaptive = bbr_param(adaptive);
+	if (!p->adaptive)
+		return;		/* BBRv1's gains: no other is read */
 	p->rtt_max_scope = bbr_param(rtt_max_scope);
 	p->rtt_max_win_sec = bbr_param(rtt_max_win_sec);
 	p->gate_signal = bbr_param(gate_signal);
@@ -166,6 +168,8 @@ static __always_inline void bbr_a_round_end(struct sock *sk,
  * sample once it is rtt_max_win_sec old. Samples from ACKs that may have been
  * delayed by the receiver are skipped: a delayed ACK measures the receiver's
  * timer, not the path, and one such sample would pin phi low for a lifetime.
+ * With adaptive=0 nothing reads rtt_max: it is not kept (BBRv1's cost), and
+ * takes the next sample once adaptive is set.
  */
 static __always_inline void bbr_a_on_ack(struct sock *sk,
 					 const struct bbr_ctx *c,
@@ -176,7 +180,7 @@ static __always_inline void bbr_a_on_ack(struct sock *sk,
 	struct bbr_a_state *a = bbr_a_state(sk);
 	bool expired;
 
-	if (rs->rtt_us < 0 || rs->is_ack_delayed)
+	if (!p->adaptive || rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
 	if (p->rtt_max_scope && bbr->mode != BBR_PROBE_BW)
 		return;

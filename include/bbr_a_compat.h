@@ -138,4 +138,20 @@ static inline int bbr_a_param_set_uint_minmax(const char *val,
 	bbr_a_param_set_uint_minmax(val, kp, min, max)
 #endif
 
+/*
+ * Kernels built with CONFIG_INIT_STACK_ALL_ZERO (Debian's are) zero every
+ * local variable on entry. A local marked bbr_a_no_autoinit is one whose
+ * every field is written before it is read: the per-ACK context, whose
+ * zeroing is otherwise a string store on every ACK. Compilers without the
+ * attribute (and sparse) get the plain declaration.
+ */
+#if defined(__has_attribute) && !defined(__CHECKER__)
+#if __has_attribute(__uninitialized__)
+#define bbr_a_no_autoinit	__attribute__((__uninitialized__))
+#endif
+#endif
+#ifndef bbr_a_no_autoinit
+#define bbr_a_no_autoinit
+#endif
+
 #endif /* _BBR_A_COMPAT_H */

@@ -4,6 +4,11 @@
 # cong_control in a counted loop, in a UML guest on the host's clock (--real-time), and
 # times each run of ACKS ACKs, REPS runs per cc interleaved, beside a loop of the ACK model
 # alone. Summarise with: /usr/bin/python3 testbed/analyze.py --ack-cost CSV
+#
+# Like is timed against like: tcp_bbr_a.ko and the kernel's own bbr, built from the UML
+# kernel's net/ipv4/tcp_bbr.c as a module registered as bbr_mod, are both built here with
+# the same flags (--cflags, default -O2, as distributions build their kernels; the UML
+# kernel itself, and so its built-in bbr, is built for size, -Os).
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
@@ -11,9 +16,12 @@ source "$(dirname "$0")/lib/common.sh"
 usage() {
 	cat <<EOF
 Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
-             [--module-param NAME=VALUE]... [--out CSV]
-  --ccs LIST     congestion controls, comma-separated, at most 4 (default bbr,bbr_a,bbr_a_fair);
-                 the first is the reference; a name given twice is an A/A check
+             [--cflags FLAGS] [--module-param NAME=VALUE]... [--out CSV]
+  --ccs LIST     congestion controls, comma-separated, at most 4 (default
+                 bbr_mod,bbr_a,bbr_a_fair); the first is the reference; a name given twice
+                 is an A/A check; bbr_mod is the kernel's bbr built as a module here, bbr
+                 the UML kernel's built-in one
+  --cflags FLAGS compiler flags both modules are built with (default -O2)
   --acks N       ACKs per timed run, 1..1000000 (default 20000)
   --reps N       timed runs of each (default 301)
   --rate MBPS    the ACK model's link rate (default 100)
@@ -21,11 +29,11 @@ Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
   --module-param NAME=VALUE   tcp_bbr_a's parameter, e.g. adaptive=0 (repeatable)
   --out CSV      write the rows here (default: stdout)
 Each row: cc, rep, ns, acks, module_params, rate_mbps, rtt_ms, commit, kernel,
-module_version; cc '-' is the ACK model alone.
+module_version, cflags; cc '-' is the ACK model alone.
 EOF
 }
 
-CCS=bbr,bbr_a,bbr_a_fair ACKS=20000 REPS=301 RATE=100 RTT=20 OUT='' PARAMS=()
+CCS=bbr_mod,bbr_a,bbr_a_fair CFLAGS=-O2 ACKS=20000 REPS=301 RATE=100 RTT=20 OUT='' PARAMS=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -36,6 +44,7 @@ while [[ $# -gt 0 ]]; do
 	--reps) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--reps needs a positive integer"; REPS=$2; shift 2 ;;
 	--rate) [[ ${2-} =~ ^[1-9][0-9]{0,5}$ ]] || bad "--rate needs whole Mbit/s"; RATE=$2; shift 2 ;;
 	--rtt) [[ ${2-} =~ ^[1-9][0-9]{0,3}$ ]] || bad "--rtt needs whole ms"; RTT=$2; shift 2 ;;
+	--cflags) [[ ${2-} =~ ^-[A-Za-z0-9=_.-]+( -[A-Za-z0-9=_.-]+)*$ ]] || bad "--cflags needs compiler options, e.g. -O2"; CFLAGS=$2; shift 2 ;;
 	--module-param) [[ ${2-} =~ ^[a-z_0-9]+=[0-9]+$ ]] || bad "--module-param needs NAME=VALUE"; PARAMS+=("$2"); shift 2 ;;
 	--out) [[ -n ${2-} ]] || bad "--out needs a file"; OUT=$2; shift 2 ;;
 	*) bad "unknown argument '$1'" ;;
@@ -59,11 +68,31 @@ if [[ ! -s $bdir/ack_bench.ko ]]; then
 	make -C "$kdir" ARCH=um M="$bdir" modules >"$bdir/build.log" 2>&1 ||
 		die "cannot build ack_bench.ko: see $bdir/build.log"
 fi
+# the two modules timed, with the same flags, keyed by their sources and the flags
+mods=(Kbuild Makefile dkms.conf tcp_bbr_a.c include algos)
+key=$( (cd "$REPO" && find "${mods[@]}" -type f -print0 | sort -z | xargs -0 cat) |
+	cat - "$kdir/net/ipv4/tcp_bbr.c" <(echo "$CFLAGS") | sha256sum | cut -c1-12)
+mdir=$CACHE/ack_bench/$kernel-mods-$key
+if [[ ! -s $mdir/bbr_a/tcp_bbr_a.ko || ! -s $mdir/bbr_mod/tcp_bbr_mod.ko ]]; then
+	rm -rf "$mdir"
+	mkdir -p "$mdir/bbr_a" "$mdir/bbr_mod"
+	(cd "$REPO" && cp -r "${mods[@]}" "$mdir/bbr_a/")
+	sed 's/^\(\t\.name\t*= \)"bbr",$/\1"bbr_mod",/' "$kdir/net/ipv4/tcp_bbr.c" \
+		>"$mdir/bbr_mod/tcp_bbr_mod.c"
+	grep -q '"bbr_mod",' "$mdir/bbr_mod/tcp_bbr_mod.c" ||
+		die "cannot rename the kernel's bbr in $kdir/net/ipv4/tcp_bbr.c"
+	echo 'obj-m := tcp_bbr_mod.o' >"$mdir/bbr_mod/Kbuild"
+	for m in bbr_a bbr_mod; do
+		make -C "$kdir" ARCH=um M="$mdir/$m" KCFLAGS="$CFLAGS" modules \
+			>"$mdir/$m.log" 2>&1 || die "cannot build $m with $CFLAGS: see $mdir/$m.log"
+	done
+fi
 tmp=$(mktemp -d)
 trap 'stop_child; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 bench="ccs=$CCS acks=$ACKS reps=$REPS rate_mbps=$RATE rtt_us=$((RTT * 1000))"
-run_child "$REPO/scripts/uml.sh" run --real-time --timeout 1800 --file "$bdir/ack_bench.ko" \
+run_child "$REPO/scripts/uml.sh" run --real-time --timeout 1800 --ko "$mdir/bbr_a/tcp_bbr_a.ko" \
+	--file "$bdir/ack_bench.ko" --file "$mdir/bbr_mod/tcp_bbr_mod.ko" \
 	--out "$tmp/out" -- sh scripts/uml/ack-bench.sh "'$bench'" "${PARAMS[@]}" >"$tmp/log" 2>&1 ||
 	die "the guest failed: $(tail -n 3 "$tmp/log")"
 n=$(grep -c '^ack_bench ' "$tmp/out/bench.txt" || true)
@@ -71,9 +100,10 @@ commas=${CCS//[^,]/}
 want=$(((${#commas} + 2) * REPS))
 [[ $n -eq $want ]] || die "the guest reported $n runs of $want: $(grep -v '^ack_bench ' "$tmp/out/bench.txt" | tail -n 3)"
 {
-	echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version"
+	echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version,cflags"
 	awk -v p="${PARAMS[*]}" -v r="$RATE" -v t="$RTT" -v c="$commit" -v k="$kernel" -v m="$version" \
-		'$1 == "ack_bench" { print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m }' \
+		-v f="$CFLAGS" '$1 == "ack_bench" {
+			print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m "," f }' \
 		"$tmp/out/bench.txt"
 } >"$tmp/rows.csv"
 if [[ -n $OUT ]]; then cp "$tmp/rows.csv" "$OUT"; log "wrote $OUT ($n runs)"; else cat "$tmp/rows.csv"; fi

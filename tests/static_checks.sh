@@ -13,7 +13,7 @@
 # (default: STATIC_SERIES of scripts/lib/common.sh; SERIES as scripts/kernels.sh takes it)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-need sparse perl make gcc tar shellcheck
+need sparse perl make gcc tar shellcheck objdump
 
 args=("$@")
 [[ ${#args[@]} -gt 0 ]] || read -ra args <<<"$STATIC_SERIES"
@@ -88,6 +88,19 @@ for s in "${series[@]}"; do
 		echo "not ok - sparse did not run for $s"; fail=1
 	else
 		echo "ok - W=1 + sparse clean for $s"
+	fi
+	# No per-ACK entry point (each algorithm's *_main) zeroes stack memory: these kernels
+	# zero every local that stays in memory (CONFIG_INIT_STACK_ALL_ZERO), and bbr_main()'s
+	# context must not (bbr_a_no_autoinit; bbr_trace_gain_event() does not take it).
+	ko=$(find "$tmp/$s" -name tcp_bbr_a.ko | head -n1)
+	zeroing=$(objdump -d --no-show-raw-insn "$ko" | awk '/^[0-9a-f]+ <[a-z_]+_main>:$/ { f = $2 }
+		/^$/ { f = "" } f != "" && /rep stos/ { print f }' | sort -u | tr '\n' ' ')
+	if [[ -z $ko ]]; then
+		echo "not ok - no tcp_bbr_a.ko built for $s"; fail=1
+	elif [[ -n $zeroing ]]; then
+		echo "not ok - stack zeroing on the per-ACK path for $s: $zeroing"; fail=1
+	else
+		echo "ok - no stack zeroing on the per-ACK path for $s"
 	fi
 done
 exit $fail

@@ -19,21 +19,26 @@ pytestmark = pytest.mark.uml
 
 def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
     out = tmp_path / "ack.csv"
-    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr,bbr_a_fair,bbr",
-                        "--reps", "11", "--acks", "5000", "--out", str(out)],
-                       capture_output=True, text=True, timeout=900)
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs",
+                        "bbr_mod,bbr_a_fair,bbr_mod,bbr", "--reps", "11", "--acks", "5000",
+                        "--out", str(out)], capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]
     rows = list(csv.DictReader(out.open()))
-    assert len(rows) == 4 * 11
-    assert sorted({r["cc"] for r in rows}) == ["-", "bbr", "bbr_a_fair"]
-    assert all(int(r["ns"]) > 0 and r["acks"] == "5000" for r in rows)
+    assert len(rows) == 5 * 11
+    # the kernel's bbr built here as a module beside the built-in one, flags recorded
+    assert sorted({r["cc"] for r in rows}) == ["-", "bbr", "bbr_a_fair", "bbr_mod"]
+    assert all(int(r["ns"]) > 0 and r["acks"] == "5000" and r["cflags"] == "-O2"
+               for r in rows)
     s = analysis.ack_cost_summary(rows)
-    assert list(s["ratio"]) == ["bbr", "bbr_a_fair", "bbr#2"]
+    assert list(s["ratio"]) == ["bbr_mod", "bbr_a_fair", "bbr_mod#2", "bbr"]
     # bbr_a_fair does more per ACK than bbr and the model less than either
-    assert s["net"]["bbr"] > 0 and s["net"]["bbr_a_fair"] > s["net"]["bbr"]
+    assert s["net"]["bbr_mod"] > 0 and s["net"]["bbr_a_fair"] > s["net"]["bbr_mod"]
 
 
 def test_the_ack_bench_refuses_a_bad_list_before_anything_starts():
     p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr,,cubic"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--ccs needs 1 to 4 names" in p.stderr
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--cflags", "O2; rm"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--cflags needs compiler options" in p.stderr
