@@ -152,7 +152,7 @@ check_reverse() {
 	REVERSE=$REVERSE_N:$REVERSE_CC
 }
 
-# start_reverse_receivers: the reverse bottleneck (topology.sh's tb_reverse_link: --rate and
+# start_reverse_receivers: the reverse bottleneck (bottleneck.sh's tb_reverse_link: --rate and
 # --buffer on the receiver's egress, shared with the forward flows' ACKs), one receiver per
 # reverse flow in its sender namespace, listening before it returns; the flows' table in
 # reverse.txt (flow class cc port). Nothing without --reverse (as every function below).

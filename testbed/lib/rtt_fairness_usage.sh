@@ -58,7 +58,7 @@ BDP, then analyses all runs (summary.json and a table in --out).
                      a relative FILE not found here is taken from the repository
   --point NAME       the file's point (variant) to run, for a file with [point.*] sections
   --qdisc Q          the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel,
-                     each of the same --buffer-bdp (testbed/topology.sh's tb_aqm)
+                     each of the same --buffer-bdp (testbed/lib/bottleneck.sh's tb_aqm)
   --qdisc-opts "O"   more tc options for it, appended (e.g. "target 10ms")
   --rate-schedule T:MBIT,...  the bottleneck's rate from T s after the first start on
   --delay-schedule CLASS:T:MS,...  route changes: sender class CLASS (the position of its

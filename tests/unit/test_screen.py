@@ -210,7 +210,7 @@ def stub_tree(root, runner):
                 "testbed/tcpflow_fct.py", "testbed/sampler.c", "testbed/lib/flows.sh",
                 "testbed/lib/module.sh", "testbed/lib/options.sh", "testbed/lib/record.sh",
                 "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh",
-                "testbed/lib/hosts.sh"):
+                "testbed/lib/hosts.sh", "testbed/lib/bottleneck.sh"):
         (root / rel).touch()  # hashed into the job keys
     run = root / "testbed/rtt_fairness.sh"
     run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)
