@@ -52,6 +52,7 @@ import os
 import re
 import sys
 
+import cli_frame
 import rate_trace
 
 QDISCS = ("bfifo", "pfifo", "red", "codel", "fq_codel")
@@ -499,42 +500,41 @@ def options(path, point=None, cc=None):
     return out + cc_options(f, text, [fl["cc"] for fl in flows])
 
 
+def command(argv, prog="scenario_file.py"):
+    """scenario_file.py's commands (see the module's docstring): the exit status, None for
+    arguments that name none."""
+    if len(argv) >= 2 and argv[0] == "options":
+        path, rest, point, cc = argv[1], argv[2:], None, None
+        while rest:
+            if rest[0] in ("--point", "--cc") and len(rest) >= 2:
+                point, cc = (rest[1], cc) if rest[0] == "--point" else (point, rest[1])
+                rest = rest[2:]
+            else:
+                print(f"{prog}: error: unknown argument '{rest[0]}'", file=sys.stderr)
+                return 2
+        for opt, val in options(path, point, cc):
+            print(f"{opt}\t{val}")
+        return 0
+    if len(argv) == 2 and argv[0] == "points":
+        for p in points(argv[1]):
+            print(p)
+        resolve(argv[1], (points(argv[1]) or [None])[0])
+        return 0
+    if len(argv) >= 2 and argv[0] == "check":
+        bad = 0
+        for path in argv[1:]:
+            try:
+                for p in points(path) or [None]:
+                    options(path, p)
+            except ScenarioError as e:
+                print(f"{prog}: error: {e}", file=sys.stderr)
+                bad += 1
+        return 2 if bad else 0
+    return None
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    prog = "scenario_file.py"
-    try:
-        if len(argv) >= 2 and argv[0] == "options":
-            path, rest, point, cc = argv[1], argv[2:], None, None
-            while rest:
-                if rest[0] in ("--point", "--cc") and len(rest) >= 2:
-                    point, cc = (rest[1], cc) if rest[0] == "--point" else (point, rest[1])
-                    rest = rest[2:]
-                else:
-                    print(f"{prog}: error: unknown argument '{rest[0]}'", file=sys.stderr)
-                    return 2
-            for opt, val in options(path, point, cc):
-                print(f"{opt}\t{val}")
-            return 0
-        if len(argv) == 2 and argv[0] == "points":
-            for p in points(argv[1]):
-                print(p)
-            resolve(argv[1], (points(argv[1]) or [None])[0])
-            return 0
-        if len(argv) >= 2 and argv[0] == "check":
-            bad = 0
-            for path in argv[1:]:
-                try:
-                    for p in points(path) or [None]:
-                        options(path, p)
-                except ScenarioError as e:
-                    print(f"{prog}: error: {e}", file=sys.stderr)
-                    bad += 1
-            return 2 if bad else 0
-    except ScenarioError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 2
-    print(__doc__.split("\n\n")[1], file=sys.stderr)
-    return 2
+    return cli_frame.run("scenario_file.py", __doc__, ScenarioError, command, argv)
 
 
 if __name__ == "__main__":
