@@ -6,62 +6,10 @@ set -euo pipefail
 {
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh" # die, bad, log, results_dir; REPO
-
-usage() {
-	cat <<EOF
-Usage: scripts/$PROG [options]
-
-The testbed's dumbbell (testbed/topology.sh) with the senders in separate kernels: sender
-class k is UML guest s<k> (10.1.k.2, one default cc, tcp_bbr_a loaded), the router and the
-receiver are a third guest (namespaces r and d: netem with the class's base RTT on r's link
-toward s<k>, the htb bottleneck and its bfifo on r's link to d, a tcpflow.py sink per
-class in d). Each link is two host taps on a host bridge. The guests run in real time, at
-a rate they must hold: a calibration run (a lone cubic flow) and every run are checked for
-it (the bottleneck's load, the testbed's bottleneck_load, at least 0.95). Each run's
-outputs become a testbed run directory (testbed/analyze.py: summary.json as
-testbed/rtt_fairness.sh's).
-
-  --cc LIST          comma separated items, one run each (default bbr_a_fair,bbr); an item
-                     is a cc for every flow, or one per class joined by '+'
-  --rtt LIST         base RTTs in ms, one sender guest each, 1..4 classes (default 10,50)
-  --rate MBIT        bottleneck rate, Mbit/s (default 20)
-  --buffer-bdp X     buffer = X x rate x the largest RTT (default 5)
-  --flows-per-rtt N  flows per class, 1..16, one client in its guest (default 1)
-  --duration S       whole seconds of traffic, 10..3600 (default 60)
-  --warmup S         seconds left out of the statistics at the start (default 10)
-  --seeds LIST       comma separated; one run per cc item and seed (the guests' RNG; real
-                     time: a run does not repeat) (default 1)
-  --sample-ms MS     the router's qdisc and the senders' sockets sampled, 10..1000 (default 100)
-  --calibrate S      the lone cubic flow's seconds before the runs, 0 = none (default 20);
-                     the runs start only if it held the rate
-  --module-param K=V tcp_bbr_a module parameter in every sender guest (repeatable)
-  --boot-stagger S   sender k's guest boots a random 0..S s (from the seed) after the
-                     router's, so that the senders' jiffies have phases of their own, as
-                     hosts booted at other times do (bbr_a_fair's PROBE_RTT grid follows
-                     the wall clock since 0.22.0: --clock-offset); 0: all at once
-                     (default 10); params.env boot_delay_s<k>, grid_phase_s<k> (jiffies)
-  --clock-offset MS  sender k's wall clock is set a random -MS..+MS ms (from the seed) off the
-                     host's before its module loads, as NTP leaves hosts' clocks apart:
-                     bbr_a_fair's PROBE_RTT grid is the wall clock's (default 0: the guests,
-                     in real time, read the host's clock); params.env clock_offset_ms_s<k>
-  --mem MB           each guest's memory (default 512)
-  --rt-prio P        the guests run SCHED_FIFO at priority P, 1..99, 0 = the host's
-                     default scheduling (default 10): on a loaded host a guest woken late
-                     loses its htb's tokens (below); the kernel's RT throttling
-                     (sched_rt_runtime_us) keeps a share of every core for the rest
-  --out DIR          results, must be new or empty (default results/separate_kernels-<stamp>):
-                     DIR/runs/<item>/run<r> and their DIR/runs/summary.json (as
-                     rtt_fairness.sh's OUT), DIR/calibration/, DIR/separate.json (the
-                     rate held, CPU)
-  --dry-run          check the options, print the plan; set nothing up
-  -h, --help         this text
-
-Needs root (host taps and bridges), /dev/net/tun and the UML kernel's "net" variant
-(BBR_A_UML_VARIANT=net scripts/uml.sh build: built here when missing). Stopping (Ctrl-C,
-TERM) or a failure kills the guests and removes the taps and bridges. Exit status: 0 ok,
-1 a run failed or did not hold the rate, 2 bad usage.
-EOF
-}
+# shellcheck source=scripts/lib/separate_usage.sh
+source "$REPO/scripts/lib/separate_usage.sh" # usage
+# shellcheck source=scripts/lib/separate_guests.sh
+source "$REPO/scripts/lib/separate_guests.sh" # guest, one_run
 
 CCS=bbr_a_fair,bbr RTTS=10,50 RATE=20 BUFFER_BDP=5 FLOWS=1 DURATION=60 WARMUP=10 SEEDS=1
 SAMPLE_MS=100 CALIBRATE=20 MEM=512 OUT='' DRY=0 RT_PRIO=10 STAGGER=10 OFFSET=0
@@ -191,67 +139,6 @@ for ((k = 1; k <= NK; k++)); do
 	done
 	ip link set dev "${P}b$k" up || die "cannot bring bridge ${P}b$k up"
 done
-
-# guest NAME DIR SEED LOG NETS... -- ARGS...: a UML guest of the net variant in real time,
-# running scripts/separate_kernels/guest.sh ARGS, in the background (GUEST_PIDS)
-guest() {
-	local name=$1 dir=$2 seed=$3 nets=() sched=()
-	shift 3
-	((RT_PRIO == 0)) || sched=(chrt -f "$RT_PRIO")
-	while [[ $1 != -- ]]; do nets+=(--net "$1"); shift; done
-	shift
-	# shellcheck disable=SC2016 # the guest's variable
-	"${sched[@]}" "$REPO/scripts/uml.sh" run --real-time --seed "$seed" --mem "$MEM" --timeout "$TIMEOUT" \
-		--out "$dir/$name" "${nets[@]}" -- sh '"$BBR_A_SRC"/scripts/separate_kernels/guest.sh' "$*" \
-		>"$dir/$name.log" 2>&1 &
-	GUEST_PIDS+=($!)
-}
-
-# one_run DIR SEED INDEX CCS... : the guests of one run (router, then s1..sK with the ccs of
-# the classes), waited for; their outputs merged into DIR. INDEX: the cc item's position and
-# the run's for it ("1 2"), rtt_fairness.sh's cc_index and repeat_index.
-one_run() {
-	local dir=$1 seed=$2 index=$3 k rc=0 start nets=() p d delays waited boots=()
-	shift 3
-	local ccs=("$@") n=$# rtts=("${RTT_LIST[@]:0:$#}")
-	mkdir -p "$dir/guests"
-	start=$(date +%s)
-	/usr/bin/python3 "$REPO/scripts/separate_kernels/merge.py" cpu "$dir/guests/cpu.csv" "$P" &
-	CPU_PID=$!
-	for ((k = 1; k <= n; k++)); do nets+=("transport=tap,ifname=${P}r$k,mac=02:00:00:00:0$k:01"); done
-	guest router "$dir/guests" "$seed" "${nets[@]}" -- router "$RATE" "$BUFFER" "$SAMPLE_MS" "$DURATION" \
-		"$FLOWS" "${rtts[@]}"
-	# the senders' boots, each a random delay after the router's (drawn from the seed), in
-	# order of delay
-	# and their wall clocks' offsets from the host's, -OFFSET..+OFFSET ms (drawn after them)
-	delays=$(awk -v s="$seed" -v n="$n" -v m="$STAGGER" -v o="$OFFSET" 'BEGIN { srand(s)
-		for (k = 1; k <= n; k++) d[k] = rand() * m
-		for (k = 1; k <= n; k++) printf "%.3f %d %d\n", d[k], k, int((2 * rand() - 1) * o)
-	}' | sort -g)
-	waited=0
-	while read -r d k off; do
-		sleep "$(awk -v d="$d" -v w="$waited" 'BEGIN { print d - w }')"
-		waited=$d
-		boots+=("boot_delay_s$k=$d" "clock_offset_ms_s$k=$off")
-		guest "s$k" "$dir/guests" "$((seed * 10 + k))" "transport=tap,ifname=${P}s$k,mac=02:00:00:00:0$k:02" -- \
-			sender "$k" "${ccs[k - 1]}" "$SAMPLE_MS" "$DURATION" "$FLOWS" "$off" "${MODULE_PARAMS[@]}"
-	done <<<"$delays"
-	for p in "${GUEST_PIDS[@]}"; do wait "$p" || rc=1; done
-	GUEST_PIDS=()
-	sleep 1
-	kill "$CPU_PID" 2>/dev/null || true
-	wait "$CPU_PID" 2>/dev/null || true
-	CPU_PID=''
-	if ((rc)); then
-		for p in "$dir"/guests/*.log; do log "${p##*/}: $(tail -n 3 "$p" | tr '\n' ' ')"; done
-		return 1
-	fi
-	/usr/bin/python3 "$REPO/scripts/separate_kernels/merge.py" run "$dir/guests" "$dir" \
-		rtts="${rtts[*]}" ccs="${ccs[*]}" flows="$FLOWS" rate="$RATE" buffer="$BUFFER" \
-		buffer_bdp="$BUFFER_BDP" bdp="$BDP" duration="$DURATION" warmup="$WARMUP" cooldown=1 \
-		seed="$seed" sample_ms="$SAMPLE_MS" wall_s=$(($(date +%s) - start)) rt_prio="$RT_PRIO" \
-		cc_index="${index% *}" repeat_index="${index#* }" cpu="$dir/guests/cpu.csv" "${boots[@]}"
-}
 
 if ((CALIBRATE)); then
 	log "calibration: a lone cubic flow, ${RTT_LIST[0]} ms, $CALIBRATE s"

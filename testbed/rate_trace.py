@@ -20,6 +20,8 @@ is at 0). testbed/README.md, "Paths that change", says why 100 ms.
 """
 import sys
 
+import cli_frame
+
 FRAME_BITS = 1514 * 8
 FLOOR_MBIT = 0.012
 
@@ -85,35 +87,34 @@ def schedule(stamps, duration_s, bin_ms=100):
     return out
 
 
+def command(argv):
+    """rate_trace.py's commands (see the module's docstring): the exit status, None for
+    arguments that name none."""
+    if len(argv) in (3, 5) and argv[0] == "schedule":
+        bin_ms = 100
+        if len(argv) == 5:
+            if argv[3] != "--bin-ms" or not argv[4].isdigit() or not 1 <= int(argv[4]) <= 10000:
+                raise TraceError(f"--bin-ms: '{argv[4]}' is not a whole number of ms in 1..10000")
+            bin_ms = int(argv[4])
+        try:
+            duration = float(argv[2])
+        except ValueError:
+            duration = 0
+        if not 0 < duration <= 100000:
+            raise TraceError(f"'{argv[2]}' is not a duration in s (0 < s <= 100000)")
+        for t, r in schedule(read_trace(argv[1]), duration, bin_ms):
+            print(f"{t:.3f} {r:.3f}")
+        return 0
+    if len(argv) == 2 and argv[0] == "stats":
+        st = read_trace(argv[1])
+        print(f"lines {len(st)} period_ms {st[-1]} "
+              f"mean_mbps {len(st) * FRAME_BITS / (st[-1] * 1000):.3f}")
+        return 0
+    return None
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    prog = "rate_trace.py"
-    try:
-        if len(argv) in (3, 5) and argv[0] == "schedule":
-            bin_ms = 100
-            if len(argv) == 5:
-                if argv[3] != "--bin-ms" or not argv[4].isdigit() or not 1 <= int(argv[4]) <= 10000:
-                    raise TraceError(f"--bin-ms: '{argv[4]}' is not a whole number of ms in 1..10000")
-                bin_ms = int(argv[4])
-            try:
-                duration = float(argv[2])
-            except ValueError:
-                duration = 0
-            if not 0 < duration <= 100000:
-                raise TraceError(f"'{argv[2]}' is not a duration in s (0 < s <= 100000)")
-            for t, r in schedule(read_trace(argv[1]), duration, bin_ms):
-                print(f"{t:.3f} {r:.3f}")
-            return 0
-        if len(argv) == 2 and argv[0] == "stats":
-            st = read_trace(argv[1])
-            print(f"lines {len(st)} period_ms {st[-1]} "
-                  f"mean_mbps {len(st) * FRAME_BITS / (st[-1] * 1000):.3f}")
-            return 0
-    except TraceError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 2
-    print(__doc__.split("\n\n")[1], file=sys.stderr)
-    return 2
+    return cli_frame.run("rate_trace.py", __doc__, TraceError, command, argv)
 
 
 if __name__ == "__main__":

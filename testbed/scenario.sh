@@ -5,7 +5,8 @@
 # The pieces are in testbed/lib/: options.sh (the checks), flows.sh (the flow table),
 # module.sh (the ccs and tcp_bbr_a), record.sh (params.env, counters, samplers, trace),
 # traffic.sh (receivers and clients), paths.sh (the paths' options: jitter, route changes),
-# hosts.sh (--hosts-per-class: several sender hosts per class), usage.sh (--help).
+# hosts.sh (--hosts-per-class: several sender hosts per class), bottleneck.sh (another
+# qdisc, rate changes, the reverse bottleneck), usage.sh (--help).
 set -u
 # One compound command: the shell reads the whole script before running it, so editing
 # the file during a run cannot change the run. The libraries are sourced before anything
@@ -65,6 +66,9 @@ done
 . "$TB_SRC/lib/traffic.sh"
 # shellcheck source=testbed/topology.sh
 . "$TB_SRC/topology.sh"
+# the bottleneck beyond a bfifo, only for the runs that change it: others read no more
+# shellcheck source=testbed/lib/bottleneck.sh
+[ -z "$RATE_SCHEDULE$RATE_TRACE$REVERSE$QDISC_OPTS" ] && [ "$QDISC" = bfifo ] || . "$TB_SRC/lib/bottleneck.sh"
 # only with --flent: other runs read no more than they did
 # shellcheck source=testbed/lib/flent.sh
 [ -z "$FLENT" ] || . "$TB_SRC/lib/flent.sh"

@@ -52,6 +52,7 @@ import os
 import re
 import sys
 
+import cli_frame
 import rate_trace
 
 QDISCS = ("bfifo", "pfifo", "red", "codel", "fq_codel")
@@ -284,14 +285,9 @@ def table_order(counts):
     return [(k, r) for r in range(max(counts)) for k, c in enumerate(counts) if r < c]
 
 
-def options(path, point=None, cc=None):
-    """rtt_fairness.sh's options for the file: [(option, value)], every value checked."""
-    secs = resolve(path, point)
-    F = lambda s, k: Field(path, s, k, point)  # noqa: E731
-    sc, bn = secs.get("scenario", {}), secs.get("bottleneck", {})
-    classes = [s for s in secs if s.startswith("flows.")]
-    if not classes:
-        raise ScenarioError(f"{path}: no [flows.NAME] section (one per sender class)")
+def scenario_options(F, sc):
+    """rtt_fairness.sh's options of the [scenario] section sc, and what the other sections'
+    checks need of it: (options, duration in s, client, flent test or '')."""
     out = []
     duration = float(number(F("scenario", "duration"), sc.get("duration", "30"), 1, 100000,
                             whole=True))
@@ -314,7 +310,13 @@ def options(path, point=None, cc=None):
         raise F("scenario", "flent").bad(f"'{flent}' is not {', '.join(FLENT_TESTS)}")
     if flent:
         out.append(("--flent", flent))
+    return out, duration, client, flent
 
+
+def bottleneck_options(F, bn, duration):
+    """rtt_fairness.sh's options of the [bottleneck] section bn but its rate trace
+    (trace_option)."""
+    out = []
     if "rate" not in bn:
         raise F("bottleneck", "rate").bad("missing (Mbit/s)")
     out.append(("--rate", number(F("bottleneck", "rate"), bn["rate"], 0, 100000, lo_open=True)))
@@ -338,78 +340,101 @@ def options(path, point=None, cc=None):
                                                      ". and _)")
         out.append(("--qdisc-opts", o))
     if bn.get("rate_schedule", "").strip():
-        f, prev, sched = F("bottleneck", "rate_schedule"), -1.0, []
-        for it in items(bn["rate_schedule"]):
-            t, colon, r = it.partition(":")
-            if not colon:
-                raise f.bad(f"'{it}' is not T:MBIT")
-            tv = float(number(f, t, 0, duration))
-            if tv <= prev or tv >= duration:
-                raise f.bad(f"'{it}': times must increase and lie within the run (< {duration:g} s)")
-            number(f, r, 0, 100000, lo_open=True)
-            prev = tv
-            sched.append(f"{t.strip()}:{r.strip()}")
-        out.append(("--rate-schedule", ",".join(sched)))
+        out.append(("--rate-schedule", rate_schedule(F("bottleneck", "rate_schedule"),
+                                                     bn["rate_schedule"], duration)))
+    return out
 
-    out += trace_option(F, path, bn)
 
-    # the classes: RTTs, counts, fixed ccs; flows in the flow table's order
-    rtts, counts, fixed, starts, ends, sizes, gaps = [], [], [], [], [], [], set()
-    delays = []  # (T, class, T text, MS text) of every class's delay_schedule
-    for s in classes:
-        c = secs[s]
-        delays += delay_schedule(F(s, "delay_schedule"), c.get("delay_schedule", ""),
-                                 len(rtts) + 1, duration)
-        if "rtt" not in c:
-            raise F(s, "rtt").bad("missing (ms)")
-        rtts.append(number(F(s, "rtt"), c["rtt"], 0, 10000, lo_open=True))
-        n = int(number(F(s, "count"), c.get("count", "1"), 1, 1000, whole=True))
-        counts.append(n)
-        cc_fixed = c.get("cc", "").strip()
-        if cc_fixed and not CC_NAME.match(cc_fixed):
-            raise F(s, "cc").bad(f"'{cc_fixed}' is not a congestion control name")
-        fixed.append(cc_fixed or None)
-        st = per_flow(F(s, "start"), c.get("start", "0"), n,
-                      lambda v, f=F(s, "start"): float(number(f, v, 0, duration)))
-        en = per_flow(F(s, "end"), c.get("end", "0"), n,
-                      lambda v, f=F(s, "end"): float(number(f, v, 0, duration)))
-        for a, b in zip(st, en):
-            if a > duration - 0.5:
-                raise F(s, "start").bad(f"{a:g} s: a flow must start before the last half second "
-                                        f"of the run ({duration:g} s)")
-            if b and b < a + 0.5:
-                raise F(s, "end").bad(f"{b:g} s: a flow must end at least half a second after "
-                                      f"its start ({a:g} s)")
-        if "size" in c and "train" in c:
-            raise F(s, "train").bad("give size or train, not both")
-        if "train" in c:
-            tr = [size(F(s, "train"), v) for v in items(c["train"])]
-            if min(tr) < 1:
-                raise F(s, "train").bad("a train's sizes are at least 1 byte")
-            if client == "iperf3":
-                raise F(s, "train").bad("a train needs client tcpflow (python3), not iperf3")
-            sz = ["/".join(map(str, tr))] * n
-            gaps.add(number(F(s, "gap"), c.get("gap", "0.1"), 0, 60))
-        else:
-            if "gap" in c:
-                raise F(s, "gap").bad("only a train has a gap")
-            sz = per_flow(F(s, "size"), c.get("size", "0"), n,
-                          lambda v, f=F(s, "size"): str(size(f, v)))
-        if flent:
-            for key in ("start", "end", "size", "train", "gap"):
-                if key in c:
-                    raise F(s, key).bad(f"flent's test {flent} makes the flows: no {key}")
-            if flent != "tcp_nup" and n != 1:
-                raise F(s, "count").bad(f"flent's {flent} runs one stream per class")
-        starts.append(st)
-        ends.append(en)
-        sizes.append(sz)
+def rate_schedule(f, text, duration):
+    """[bottleneck] rate_schedule, T:MBIT,... in increasing times within the run, as
+    rtt_fairness.sh's --rate-schedule."""
+    prev, sched = -1.0, []
+    for it in items(text):
+        t, colon, r = it.partition(":")
+        if not colon:
+            raise f.bad(f"'{it}' is not T:MBIT")
+        tv = float(number(f, t, 0, duration))
+        if tv <= prev or tv >= duration:
+            raise f.bad(f"'{it}': times must increase and lie within the run (< {duration:g} s)")
+        number(f, r, 0, 100000, lo_open=True)
+        prev = tv
+        sched.append(f"{t.strip()}:{r.strip()}")
+    return ",".join(sched)
+
+
+def flow_times(F, s, c, n, duration):
+    """The start and end (s, 0: the run's end) of each of the n flows of class s (section
+    c), each flow starting before the run's last half second and lasting half a second."""
+    st = per_flow(F(s, "start"), c.get("start", "0"), n,
+                  lambda v, f=F(s, "start"): float(number(f, v, 0, duration)))
+    en = per_flow(F(s, "end"), c.get("end", "0"), n,
+                  lambda v, f=F(s, "end"): float(number(f, v, 0, duration)))
+    for a, b in zip(st, en):
+        if a > duration - 0.5:
+            raise F(s, "start").bad(f"{a:g} s: a flow must start before the last half second "
+                                    f"of the run ({duration:g} s)")
+        if b and b < a + 0.5:
+            raise F(s, "end").bad(f"{b:g} s: a flow must end at least half a second after "
+                                  f"its start ({a:g} s)")
+    return st, en
+
+
+def flow_sizes(F, s, c, n, client):
+    """(sizes, gap) of the n flows of class s (section c): a size each ('0': until its end),
+    or one train B1/B2/... for all with its gap (None without a train)."""
+    if "size" in c and "train" in c:
+        raise F(s, "train").bad("give size or train, not both")
+    if "train" in c:
+        tr = [size(F(s, "train"), v) for v in items(c["train"])]
+        if min(tr) < 1:
+            raise F(s, "train").bad("a train's sizes are at least 1 byte")
+        if client == "iperf3":
+            raise F(s, "train").bad("a train needs client tcpflow (python3), not iperf3")
+        return ["/".join(map(str, tr))] * n, number(F(s, "gap"), c.get("gap", "0.1"), 0, 60)
+    if "gap" in c:
+        raise F(s, "gap").bad("only a train has a gap")
+    return per_flow(F(s, "size"), c.get("size", "0"), n,
+                    lambda v, f=F(s, "size"): str(size(f, v))), None
+
+
+def flow_class(F, s, c, cls, duration, client, flent):
+    """One [flows.NAME] section s (c: its keys; cls: its position, from 1): a dict of its
+    rtt, count, fixed cc (None), per-flow starts, ends and sizes, train gap (None) and its
+    delay_schedule's (T, class, T text, MS text) items."""
+    delays = delay_schedule(F(s, "delay_schedule"), c.get("delay_schedule", ""), cls, duration)
+    if "rtt" not in c:
+        raise F(s, "rtt").bad("missing (ms)")
+    rtt = number(F(s, "rtt"), c["rtt"], 0, 10000, lo_open=True)
+    n = int(number(F(s, "count"), c.get("count", "1"), 1, 1000, whole=True))
+    cc_fixed = c.get("cc", "").strip()
+    if cc_fixed and not CC_NAME.match(cc_fixed):
+        raise F(s, "cc").bad(f"'{cc_fixed}' is not a congestion control name")
+    st, en = flow_times(F, s, c, n, duration)
+    sz, gap = flow_sizes(F, s, c, n, client)
+    if flent:
+        for key in ("start", "end", "size", "train", "gap"):
+            if key in c:
+                raise F(s, key).bad(f"flent's test {flent} makes the flows: no {key}")
+        if flent != "tcp_nup" and n != 1:
+            raise F(s, "count").bad(f"flent's {flent} runs one stream per class")
+    return {"rtt": rtt, "count": n, "cc": cc_fixed or None, "starts": st, "ends": en,
+            "sizes": sz, "gap": gap, "delays": delays}
+
+
+def flow_options(F, secs, classes, flows, flent):
+    """rtt_fairness.sh's options of the flows (the flow_class of each class) and of
+    [paths]: RTTs, the paths', hosts, route changes, counts, starts, ends and sizes in the
+    flow table's order."""
+    gaps = {fl["gap"] for fl in flows if fl["gap"] is not None}
     if flent == "rtt_fair_var_down" and len(classes) < 2:
         raise F("scenario", "flent").bad("rtt_fair_var_down compares two or more [flows.*] classes")
     if len(gaps) > 1:
         raise F(classes[-1], "gap").bad("every train of a file has the same gap")
+    rtts, counts = [fl["rtt"] for fl in flows], [fl["count"] for fl in flows]
+    starts, ends, sizes = ([fl[k] for fl in flows] for k in ("starts", "ends", "sizes"))
+    delays = [d for fl in flows for d in fl["delays"]]
     order = table_order(counts)
-    out.append(("--rtt", ",".join(rtts)))
+    out = [("--rtt", ",".join(rtts))]
     out += path_options(F, secs.get("paths", {}), rtts)
     out += hosts_option(F("paths", "hosts_per_class"), secs.get("paths", {}), classes, counts,
                         flent)
@@ -426,21 +451,21 @@ def options(path, point=None, cc=None):
         out.append(("--sizes", ",".join(sizes[k][i] for k, i in order)))
         if gaps:
             out.append(("--gap", gaps.pop()))
+    return out
 
-    # the runs' cc items: the command line's, or the file's; a class with a cc of its own keeps
-    # it, the others take the item's (one cc for all of them, or one each joined by '+')
+
+def cc_options(f, text, fixed):
+    """The runs' --cc items: the command line's or the file's text (f: its field); a class
+    with a cc of its own (fixed: one per class, None for none) keeps it, the others take the
+    item's (one cc for all of them, or one each joined by '+'); [] for rtt_fairness.sh's
+    default items."""
     free = fixed.count(None)
-    if cc is not None:
-        f, text = Field(path, "command line", "--cc"), cc
-    else:
-        f, text = F("scenario", "cc"), sc.get("cc", "")
     if not text.strip():
         if free == len(fixed):
-            return out  # rtt_fairness.sh's default items, for every class
+            return []  # rtt_fairness.sh's default items, for every class
         if free:
             raise f.bad(f"missing: {free} class(es) have no cc of their own")
-        out.append(("--cc", "+".join(fixed) if len(fixed) > 1 else fixed[0]))
-        return out
+        return [("--cc", "+".join(fixed) if len(fixed) > 1 else fixed[0])]
     if not free:
         raise f.bad("every class has a cc of its own: there is nothing for the items to name")
     its = []
@@ -451,46 +476,65 @@ def options(path, point=None, cc=None):
             continue
         free_ps = iter(ps if len(ps) > 1 else ps * free)
         its.append("+".join(x if x is not None else next(free_ps) for x in fixed))
-    out.append(("--cc", ",".join(its)))
-    return out
+    return [("--cc", ",".join(its))]
+
+
+def options(path, point=None, cc=None):
+    """rtt_fairness.sh's options for the file: [(option, value)], every value checked."""
+    secs = resolve(path, point)
+    F = lambda s, k: Field(path, s, k, point)  # noqa: E731
+    sc, bn = secs.get("scenario", {}), secs.get("bottleneck", {})
+    classes = [s for s in secs if s.startswith("flows.")]
+    if not classes:
+        raise ScenarioError(f"{path}: no [flows.NAME] section (one per sender class)")
+    out, duration, client, flent = scenario_options(F, sc)
+    out += bottleneck_options(F, bn, duration)
+    out += trace_option(F, path, bn)
+    flows = [flow_class(F, s, secs[s], k, duration, client, flent)
+             for k, s in enumerate(classes, 1)]
+    out += flow_options(F, secs, classes, flows, flent)
+    if cc is not None:
+        f, text = Field(path, "command line", "--cc"), cc
+    else:
+        f, text = F("scenario", "cc"), sc.get("cc", "")
+    return out + cc_options(f, text, [fl["cc"] for fl in flows])
+
+
+def command(argv, prog="scenario_file.py"):
+    """scenario_file.py's commands (see the module's docstring): the exit status, None for
+    arguments that name none."""
+    if len(argv) >= 2 and argv[0] == "options":
+        path, rest, point, cc = argv[1], argv[2:], None, None
+        while rest:
+            if rest[0] in ("--point", "--cc") and len(rest) >= 2:
+                point, cc = (rest[1], cc) if rest[0] == "--point" else (point, rest[1])
+                rest = rest[2:]
+            else:
+                print(f"{prog}: error: unknown argument '{rest[0]}'", file=sys.stderr)
+                return 2
+        for opt, val in options(path, point, cc):
+            print(f"{opt}\t{val}")
+        return 0
+    if len(argv) == 2 and argv[0] == "points":
+        for p in points(argv[1]):
+            print(p)
+        resolve(argv[1], (points(argv[1]) or [None])[0])
+        return 0
+    if len(argv) >= 2 and argv[0] == "check":
+        bad = 0
+        for path in argv[1:]:
+            try:
+                for p in points(path) or [None]:
+                    options(path, p)
+            except ScenarioError as e:
+                print(f"{prog}: error: {e}", file=sys.stderr)
+                bad += 1
+        return 2 if bad else 0
+    return None
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    prog = "scenario_file.py"
-    try:
-        if len(argv) >= 2 and argv[0] == "options":
-            path, rest, point, cc = argv[1], argv[2:], None, None
-            while rest:
-                if rest[0] in ("--point", "--cc") and len(rest) >= 2:
-                    point, cc = (rest[1], cc) if rest[0] == "--point" else (point, rest[1])
-                    rest = rest[2:]
-                else:
-                    print(f"{prog}: error: unknown argument '{rest[0]}'", file=sys.stderr)
-                    return 2
-            for opt, val in options(path, point, cc):
-                print(f"{opt}\t{val}")
-            return 0
-        if len(argv) == 2 and argv[0] == "points":
-            for p in points(argv[1]):
-                print(p)
-            resolve(argv[1], (points(argv[1]) or [None])[0])
-            return 0
-        if len(argv) >= 2 and argv[0] == "check":
-            bad = 0
-            for path in argv[1:]:
-                try:
-                    for p in points(path) or [None]:
-                        options(path, p)
-                except ScenarioError as e:
-                    print(f"{prog}: error: {e}", file=sys.stderr)
-                    bad += 1
-            return 2 if bad else 0
-    except ScenarioError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 2
-    print(__doc__.split("\n\n")[1], file=sys.stderr)
-    return 2
+    return cli_frame.run("scenario_file.py", __doc__, ScenarioError, command, argv)
 
 
 if __name__ == "__main__":

@@ -217,7 +217,8 @@ def run_train(args):
                                  "retransmits": sum(r["retransmits"] for r in recs)}}}
 
 
-def main(argv=None):
+def parser():
+    """The command line: the sink, bulk and train roles and their options."""
     ap = argparse.ArgumentParser(prog="tcpflow_fct.py", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="role", required=True)
     snk = sub.add_parser("sink", help="count what finite connections deliver")
@@ -246,6 +247,11 @@ def main(argv=None):
     trn.add_argument("--time", type=float, default=10.0,
                      help="no connection starts after this many seconds (default 10)")
     trn.add_argument("--out", help="JSON result file (default stdout)")
+    return ap
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     if not 0 < args.port < 65536:
         ap.error("--port must be 1..65535")

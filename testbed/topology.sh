@@ -23,7 +23,8 @@
 #   TB_BUF      bottleneck buffer (bfifo limit) in bytes
 #   TB_LOSS     random loss in percent after the bottleneck (0: no loss hop)
 #   TB_QDISC, TB_QDISC_OPTS  the bottleneck's queue under the htb (bfifo, pfifo, red, codel,
-#               fq_codel, each holding at most TB_BUF bytes: tb_aqm) and more tc words for it
+#               fq_codel, each holding at most TB_BUF bytes) and more tc words for it: all
+#               but a plain bfifo need lib/bottleneck.sh's tb_aqm sourced
 #   TB_SOCKBUF  max tcp_rmem/tcp_wmem of the end hosts, bytes (default: 64 MiB, or
 #               TB_MEM_FACTOR x (buffer + BDP of the longest RTT) when more); TB_OFFLOADS on|off
 #   TB_NETEM_LIMIT  netem queue limit, packets (default 100000: ACKs of any BDP fit); TB_JITTER_*,
@@ -206,34 +207,6 @@ tb_setup() {
 	done
 }
 
-# tb_aqm: the bottleneck's queue other than bfifo, sized by TB_BUF: pfifo, codel, fq_codel a
-# limit of TB_BUF / 1514 packets (>= 1; the kernel's other defaults); RED a limit of TB_BUF
-# bytes, min = 5 ms at TB_RATE (>= 2 packets), max = 3 x min, both under TB_BUF / 2, burst =
-# (2 min + max) / (3 avpkt) (tc-red(8)), probability 0.1. TB_QDISC_OPTS appended (a later
-# word wins). One awk, only for these: a bfifo run's processes stay (UML's seeded RNG).
-tb_aqm() {
-	# shellcheck disable=SC2046 # four numbers
-	set -- $(awk -v b="$TB_BUF" -v r="$TB_RATE" 'BEGIN {
-		p = int(b / 1514 + 0.5); if (p < 1) p = 1
-		mn = r * 1e6 / 8 * 0.005; if (mn < 3028) mn = 3028
-		mx = 3 * mn; if (mx > b / 2) mx = b / 2
-		if (mn > mx / 2) mn = mx / 2
-		bu = int((2 * mn + mx) / (3 * 1514)); if (bu < 2) bu = 2
-		printf "%d %d %d %d\n", p, mn, mx, bu }')
-	case ${TB_QDISC:-bfifo} in
-	bfifo) set -- bfifo limit "$TB_BUF" ;;
-	pfifo) set -- pfifo limit "$1" ;;
-	codel) set -- codel limit "$1" ;;
-	fq_codel) set -- fq_codel limit "$1" ;;
-	red) set -- red limit "$TB_BUF" min "$2" max "$3" avpkt 1514 burst "$4" \
-		bandwidth "${TB_RATE}mbit" probability 0.1 ;;
-	*) tb_log "unknown qdisc '$TB_QDISC'"; return 1 ;;
-	esac
-	# shellcheck disable=SC2086 # tc's words
-	tb_tcn r qdisc add dev to_rcv parent 1:1 handle 10: "$@" ${TB_QDISC_OPTS:-} ||
-		{ tb_log "tc qdisc $* ${TB_QDISC_OPTS:-} failed (is sch_${TB_QDISC} available?)"; return 1; }
-}
-
 # tb_path_netem add|change K MS: the netem toward each host of sender class K, its base RTT
 # of MS ms (the ACK path), the one place its options are written (README, "Paths that
 # change": how `rate` keeps the order; TB_SLOT: slot words). tb_delay K MS: a route change
@@ -253,20 +226,6 @@ tb_path_netem() {
 	done
 }
 tb_delay() { tb_path_netem change "$1" "$2"; }
-
-# tb_reverse_link: the reverse flows' bottleneck (--reverse, lib/paths.sh), as the forward
-# one on the receiver's egress: the forward flows' ACKs queue there behind the reverse data.
-tb_reverse_link() {
-	tb_tcn d qdisc add dev eth0 root handle 1: htb default 1 && tb_tcn d class add dev eth0 parent 1: \
-		classid 1:1 htb rate "${TB_RATE}mbit" ceil "${TB_RATE}mbit" burst 15k cburst 15k quantum 1514 &&
-		tb_tcn d qdisc add dev eth0 parent 1:1 handle 10: bfifo limit "$TB_BUF"
-}
-
-# tb_rate MBIT: the bottleneck's rate from now on (htb rate = ceil, as tb_setup sets it).
-tb_rate() {
-	tb_tcn r class change dev to_rcv parent 1: classid 1:1 htb rate "${1}mbit" ceil "${1}mbit" \
-		burst 15k cburst 15k quantum 1514
-}
 
 # Kill whatever still runs in our namespaces, delete them; safe again and after a half setup.
 tb_teardown() {

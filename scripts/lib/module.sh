@@ -37,7 +37,7 @@ testbed_source_hash() {
 		cd "$1" && cat testbed/scenario.sh testbed/topology.sh testbed/tcpflow.py \
 			testbed/tcpflow_fct.py testbed/sampler.c testbed/lib/flows.sh testbed/lib/module.sh testbed/lib/options.sh \
 			testbed/lib/record.sh testbed/lib/traffic.sh testbed/lib/flent.sh testbed/lib/paths.sh \
-			testbed/lib/hosts.sh | sha256sum | cut -c1-12
+			testbed/lib/hosts.sh testbed/lib/bottleneck.sh | sha256sum | cut -c1-12
 	)
 }
 

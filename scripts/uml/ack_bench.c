@@ -32,21 +32,18 @@
 static char *ccs = "bbr,bbr_a_fair";
 module_param(ccs, charp, 0444);
 MODULE_PARM_DESC(ccs, "congestion controls, comma-separated (at most 4)");
-static uint acks = 100000;
-module_param(acks, uint, 0444);
-MODULE_PARM_DESC(acks, "ACKs per timed run, at most 1000000");
-static uint reps = 15;
-module_param(reps, uint, 0444);
-MODULE_PARM_DESC(reps, "timed runs of each congestion control");
-static uint rate_mbps = 100;
-module_param(rate_mbps, uint, 0444);
-MODULE_PARM_DESC(rate_mbps, "the model's link rate, Mbit/s");
-static uint rtt_us = 20000;
-module_param(rtt_us, uint, 0444);
-MODULE_PARM_DESC(rtt_us, "the model's path RTT, us");
-static uint queue_us = 5000;
-module_param(queue_us, uint, 0444);
-MODULE_PARM_DESC(queue_us, "the model's largest queueing delay, us");
+
+/* a uint parameter NAME of default VALUE, described by DESC (modinfo -p) */
+#define BENCH_UINT_PARAM(name, value, desc)	\
+	static uint name = value;		\
+	module_param(name, uint, 0444);		\
+	MODULE_PARM_DESC(name, desc)
+
+BENCH_UINT_PARAM(acks, 100000, "ACKs per timed run, at most 1000000");
+BENCH_UINT_PARAM(reps, 15, "timed runs of each congestion control");
+BENCH_UINT_PARAM(rate_mbps, 100, "the model's link rate, Mbit/s");
+BENCH_UINT_PARAM(rtt_us, 20000, "the model's path RTT, us");
+BENCH_UINT_PARAM(queue_us, 5000, "the model's largest queueing delay, us");
 
 #define BENCH_MAX_CC	4
 #define BENCH_MSS	1448

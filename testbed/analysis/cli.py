@@ -21,6 +21,40 @@ from .windows import WINDOW_COLS, screen_windows
 
 DESCRIPTION = "Analysis of testbed runs (the only place where raw outputs become numbers)."
 
+# The options from --trace-dips on (--help's order), most a command on a screen tree that
+# writes a CSV; --check reads a DIR, --window-s is a number of seconds.
+SCREEN_OPTIONS = {
+    "--trace-dips":
+        "each PROBE_RTT of RUN_DIR's trace.csv, "
+        "or of every job of the screen tree DIR (the queue it left, whether "
+        "min_rtt's window had expired), to CSV",
+    "--trace-bounds":
+        "per job of the screen tree DIR "
+        "and bbr_a_fair flow: the highest loss-learned bound, with and without a "
+        "competitor flagged, and the highest cwnd, to CSV",
+    "--check":
+        "whether each run of DIR/summary.json is "
+        "a result: exit 1 naming the problems of those that are not",
+    "--share-windows":
+        "each cc's share in consecutive "
+        "windows of every job of the screen tree DIR, to CSV",
+    "--window-s":
+        "with --share-windows: window, s",
+    "--evaluation":
+        "one row per job of the screen tree "
+        "DIR with its evaluation metrics (analysis/evaluation.py: FCT, convergence, "
+        "rate phases, flent), to CSV; with rate schedules also CSV's _series.csv",
+    "--stress-csv":
+        "one row per tests/stress.sh run: "
+        "each DIR's summary.json (analysis/stress.py)",
+    "--ack-cost":
+        "summarise scripts/bench_ack.sh's rows: "
+        "each cc's ns per ACK, less the ACK model's, and its ratio to the first cc's",
+    "--cost":
+        "summarise scripts/bench_cost.sh's rows: "
+        "CPU s per GB sent of each cc, and A/B per pair",
+}
+
 
 def trace_bins_command(a):
     """analyze.py --trace-bins CSV RUN_DIR: the run's gain trace in --bin-s bins."""
@@ -74,27 +108,11 @@ def parser():
     ap.add_argument("--trace-bins", metavar="CSV", help="RUN_DIR's trace.csv in time bins, "
                     "per flow (PROBE_BW events), to CSV")
     ap.add_argument("--bin-s", type=float, default=2.0, help="with --trace-bins: bin width, s")
-    ap.add_argument("--trace-dips", metavar="CSV", help="each PROBE_RTT of RUN_DIR's trace.csv, "
-                    "or of every job of the screen tree DIR (the queue it left, whether "
-                    "min_rtt's window had expired), to CSV")
-    ap.add_argument("--trace-bounds", metavar="CSV", help="per job of the screen tree DIR "
-                    "and bbr_a_fair flow: the highest loss-learned bound, with and without a "
-                    "competitor flagged, and the highest cwnd, to CSV")
-    ap.add_argument("--check", metavar="DIR", help="whether each run of DIR/summary.json is "
-                    "a result: exit 1 naming the problems of those that are not")
-    ap.add_argument("--share-windows", metavar="CSV", help="each cc's share in consecutive "
-                    "windows of every job of the screen tree DIR, to CSV")
-    ap.add_argument("--window-s", type=float, default=30.0,
-                    help="with --share-windows: window, s")
-    ap.add_argument("--evaluation", metavar="CSV", help="one row per job of the screen tree "
-                    "DIR with its evaluation metrics (analysis/evaluation.py: FCT, convergence, "
-                    "rate phases, flent), to CSV; with rate schedules also CSV's _series.csv")
-    ap.add_argument("--stress-csv", metavar="CSV", help="one row per tests/stress.sh run: "
-                    "each DIR's summary.json (analysis/stress.py)")
-    ap.add_argument("--ack-cost", metavar="CSV", help="summarise scripts/bench_ack.sh's rows: "
-                    "each cc's ns per ACK, less the ACK model's, and its ratio to the first cc's")
-    ap.add_argument("--cost", metavar="CSV", help="summarise scripts/bench_cost.sh's rows: "
-                    "CPU s per GB sent of each cc, and A/B per pair")
+    for opt, text in SCREEN_OPTIONS.items():
+        if opt == "--window-s":
+            ap.add_argument(opt, type=float, default=30.0, help=text)
+        else:
+            ap.add_argument(opt, metavar="DIR" if opt == "--check" else "CSV", help=text)
     return ap
 
 
@@ -159,10 +177,11 @@ def evaluation_command(a):
     return 0
 
 
-def cost_command(a):
-    """analyze.py --cost CSV: the summary of a scripts/bench_cost.sh CSV, as JSON."""
-    with open(a.cost) as f:
-        print(json.dumps(cost_summary(list(csv.DictReader(f))), indent=1))
+def bench_command(path, summarise):
+    """analyze.py --cost CSV (summarise: cost_summary, of a scripts/bench_cost.sh CSV) or
+    --ack-cost CSV (ack_cost_summary, scripts/bench_ack.sh's): the summary, as JSON."""
+    with open(path) as f:
+        print(json.dumps(summarise(list(csv.DictReader(f))), indent=1))
     return 0
 
 
@@ -208,35 +227,32 @@ def summary_command(a, ap):
     return 0
 
 
+def share_windows_command(a):
+    """analyze.py --share-windows CSV DIR: each cc's share per --window-s window of every job
+    of a screen tree."""
+    if len(a.dirs) != 1:
+        raise AnalysisError("--share-windows needs one screen directory")
+    save_csv(a.share_windows, WINDOW_COLS, screen_windows(a.dirs[0], a.window_s))
+    return 0
+
+
+# The commands in the order they win when several are given; without any, --sweep-csv's or
+# the summary of the runs.
+COMMANDS = (("screen", screen_command), ("check", check_command),
+            ("trace_bins", trace_bins_command), ("trace_dips", trace_dips_command),
+            ("trace_bounds", trace_bounds_command),
+            ("cost", lambda a: bench_command(a.cost, cost_summary)),
+            ("ack_cost", lambda a: bench_command(a.ack_cost, ack_cost_summary)),
+            ("stress_csv", stress_command),
+            ("evaluation", evaluation_command), ("share_windows", share_windows_command),
+            ("sweep_csv", sweep_command))
+
+
 def command(a, ap):
     """The work of one analyze.py command line (parsed: a); returns the exit status."""
-    if a.screen:
-        return screen_command(a)
-    if a.check:
-        return check_command(a)
-    if a.trace_bins:
-        return trace_bins_command(a)
-    if a.trace_dips:
-        return trace_dips_command(a)
-    if a.trace_bounds:
-        return trace_bounds_command(a)
-    if a.cost:
-        return cost_command(a)
-    if a.ack_cost:
-        with open(a.ack_cost) as f:
-            print(json.dumps(ack_cost_summary(list(csv.DictReader(f))), indent=1))
-        return 0
-    if a.stress_csv:
-        return stress_command(a)
-    if a.evaluation:
-        return evaluation_command(a)
-    if a.share_windows:
-        if len(a.dirs) != 1:
-            raise AnalysisError("--share-windows needs one screen directory")
-        save_csv(a.share_windows, WINDOW_COLS, screen_windows(a.dirs[0], a.window_s))
-        return 0
-    if a.sweep_csv:
-        return sweep_command(a)
+    for name, run in COMMANDS:
+        if getattr(a, name):
+            return run(a)
     return summary_command(a, ap)
 
 

@@ -397,23 +397,18 @@ def evaluation_runs(root):
     flatten columns, one row (dict) per run."""
     from .checks import problems
     from .provenance import job_key_of
-    from .screen import job_summaries
+    from .screen import screen_jobs
     rows = []
-    for path in job_summaries(root):
-        seed_dir = os.path.dirname(path)
-        scen_dir = os.path.dirname(seed_dir)
+    for config, scenario, path, summ in screen_jobs(root):
         key = job_key_of(path) or {}
         try:
-            with open(os.path.join(seed_dir, "job.key")) as f:
+            with open(os.path.join(os.path.dirname(path), "job.key")) as f:
                 sh = [w[len("scenario="):] for w in f.read().split() if w.startswith("scenario=")]
         except OSError:
             sh = []
-        with open(path) as f:
-            summ = json.load(f)
         for r in summ["results"]:
             p = r["params"]
-            row = {"config": os.path.basename(os.path.dirname(scen_dir)),
-                   "scenario": os.path.basename(scen_dir), "seed": p.get("seed"), "cc": r["cc"],
+            row = {"config": config, "scenario": scenario, "seed": p.get("seed"), "cc": r["cc"],
                    "qdisc": p.get("qdisc", "bfifo"), "rate_mbit": r.get("rate_mbit"),
                    "loss_pct": r.get("loss_pct"), "buffer_bdp": p.get("buffer_bdp"),
                    "jain": r.get("jain"), "utilization": r.get("utilization"),
@@ -443,13 +438,10 @@ def evaluation_series(root, step_s=0.5):
     queue delay (at the rate in force) and its first flow's RTT every step_s s, from the
     run's queue.csv and ss.csv (the raw run must be there, analysed)."""
     import csv
-    from .screen import job_summaries
+    from .screen import screen_jobs
     out = []
-    for path in job_summaries(root):
+    for config, scenario, path, summ in screen_jobs(root):
         seed_dir = os.path.dirname(path)
-        scen_dir = os.path.dirname(seed_dir)
-        with open(path) as f:
-            summ = json.load(f)
         for r in summ["results"]:
             ev = r.get("evaluation") or {}
             if not ev.get("phases"):
@@ -465,8 +457,7 @@ def evaluation_series(root, step_s=0.5):
             phases = [(p["t0_s"], p["t1_s"], p["rate_mbit"]) for p in ev["phases"]]
             first = min((f["index"] for f in r["flows"]), default=1)
             for t, rate, qd, rtt in series(rows["queue"], rows["ss"], phases, step_s):
-                out.append([os.path.basename(os.path.dirname(scen_dir)),
-                            os.path.basename(scen_dir), r["params"].get("seed"), r["cc"],
+                out.append([config, scenario, r["params"].get("seed"), r["cc"],
                             ev.get("qdisc", "bfifo"), round(t, 3), rate,
                             None if qd is None else round(qd, 3), rtt.get(first)])
     return out

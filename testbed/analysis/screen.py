@@ -49,6 +49,16 @@ def job_summaries(root, config="*", scenario="*"):
     return sorted(p for p in paths if re.fullmatch(r"seed[0-9]+", os.path.basename(os.path.dirname(p))))
 
 
+def screen_jobs(root):
+    """(config, scenario, summary.json path, its contents) of every job of a screen.sh tree
+    (job_summaries), in path order."""
+    for path in job_summaries(root):
+        scen_dir = os.path.dirname(os.path.dirname(path))
+        with open(path) as f:
+            summ = json.load(f)
+        yield os.path.basename(os.path.dirname(scen_dir)), os.path.basename(scen_dir), path, summ
+
+
 def job_runs(root, name):
     """(config, scenario, seed, run directory, its params.env) of every job of a screen.sh
     tree (<config>/<scenario>/seed<N>/<cc>/run1/) whose run directory holds the file name,
@@ -71,14 +81,9 @@ def screen_runs(root):
     """One row (SCREEN_RUN_COLS) per finished job of a screen.sh tree. A run with problems
     (checks.py) has them in its row, and serves no other run as a harm reference."""
     entries = []
-    for path in job_summaries(root):
-        seed_dir = os.path.dirname(path)
-        scen_dir = os.path.dirname(seed_dir)
-        with open(path) as f:
-            summ = json.load(f)
+    for config, scenario, path, summ in screen_jobs(root):
         key = job_key_of(path)
-        entries += [_entry(os.path.basename(os.path.dirname(scen_dir)),
-                           os.path.basename(scen_dir), r, key) for r in summ["results"]]
+        entries += [_entry(config, scenario, r, key) for r in summ["results"]]
     return _rows(entries)
 
 

@@ -152,7 +152,7 @@ check_reverse() {
 	REVERSE=$REVERSE_N:$REVERSE_CC
 }
 
-# start_reverse_receivers: the reverse bottleneck (topology.sh's tb_reverse_link: --rate and
+# start_reverse_receivers: the reverse bottleneck (bottleneck.sh's tb_reverse_link: --rate and
 # --buffer on the receiver's egress, shared with the forward flows' ACKs), one receiver per
 # reverse flow in its sender namespace, listening before it returns; the flows' table in
 # reverse.txt (flow class cc port). Nothing without --reverse (as every function below).
@@ -172,18 +172,15 @@ start_reverse_receivers() {
 		SERVER_PIDS="$SERVER_PIDS $!"
 		j=$((j + 1))
 	done
-	n=0
-	while :; do
-		up=0 k=1
-		while [ $k -le "$NCLASS" ]; do
-			c=$(tb_exec "s$k" "$TB_SS" -ltnH | awk -v p0=$((PORT_BASE + NFLOWS)) -v n="$REVERSE_N" \
-				'{ sub(/.*:/, "", $4); if ($4 > p0 && $4 <= p0 + n) c++ } END { print c + 0 }')
-			up=$((up + c)) k=$((k + 1))
-		done
-		[ "$up" -ge "$REVERSE_N" ] && break
-		n=$((n + 1))
-		[ $n -lt 300 ] || die "reverse receivers did not start ($up of $REVERSE_N listening after 30 s)"
-		sleep 0.1
+	wait_listening reverse "$REVERSE_N" reverse_listening # lib/traffic.sh
+}
+# reverse_listening: up = how many of the reverse flows' ports listen in the senders' namespaces
+reverse_listening() {
+	up=0 k=1
+	while [ $k -le "$NCLASS" ]; do
+		c=$(tb_exec "s$k" "$TB_SS" -ltnH | awk -v p0=$((PORT_BASE + NFLOWS)) -v n="$REVERSE_N" \
+			'{ sub(/.*:/, "", $4); if ($4 > p0 && $4 <= p0 + n) c++ } END { print c + 0 }')
+		up=$((up + c)) k=$((k + 1))
 	done
 }
 

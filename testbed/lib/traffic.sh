@@ -37,13 +37,23 @@ start_receivers() {
 		fi
 		SERVER_PIDS="$SERVER_PIDS $!"
 	done < "$SCRATCH/groups.txt"
+	wait_listening "$CLIENT" "$NGROUPS" receivers_listening
+}
+# receivers_listening: up = how many of the flows' ports listen in d
+receivers_listening() {
+	up=$(tb_exec d "$TB_SS" -ltnH | awk -v p0="$PORT_BASE" -v n="$NFLOWS" \
+		'{ sub(/.*:/, "", $4); if ($4 >= p0 && $4 < p0 + n) c++ } END { print c + 0 }')
+}
+
+# wait_listening WHAT WANT COUNT: until COUNT (a function that sets up, how many receivers
+# listen) finds WANT or more, looking every 0.1 s; after 30 s, dies naming WHAT's receivers.
+wait_listening() {
 	n=0
 	while :; do
-		up=$(tb_exec d "$TB_SS" -ltnH | awk -v p0="$PORT_BASE" -v n="$NFLOWS" \
-			'{ sub(/.*:/, "", $4); if ($4 >= p0 && $4 < p0 + n) c++ } END { print c + 0 }')
-		[ "$up" -ge "$NGROUPS" ] && break
+		"$3"
+		[ "$up" -ge "$2" ] && break
 		n=$((n + 1))
-		[ $n -lt 300 ] || die "$CLIENT receivers did not start ($up of $NGROUPS listening after 30 s)"
+		[ $n -lt 300 ] || die "$1 receivers did not start ($up of $2 listening after 30 s)"
 		sleep 0.1
 	done
 }

@@ -32,7 +32,7 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
                        of a comparison prepares the kernel with the same commands)
   --port-base P        first receiver port (default 5201)
   --qdisc Q            the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel, each
-                       holding at most --buffer bytes (topology.sh's tb_aqm: RED's thresholds)
+                       holding at most --buffer bytes (lib/bottleneck.sh's tb_aqm: RED's thresholds)
   --qdisc-opts O,O     more tc options for that qdisc, comma separated (target,10ms), appended
   --rate-schedule T:MBIT,...  the bottleneck's rate becomes MBIT at T s after the first start
                        (--rate until the first T); the changes' times in rate_changes.txt

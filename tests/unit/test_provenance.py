@@ -29,8 +29,8 @@ KEY = ("--backend uml --duration 4 --rate 20 --flows-per-rtt 2 --sample-ms 100 -
 def test_every_field_the_provenance_reads_is_recorded_by_the_testbed():
     """A field whose params.env / run.env key no script writes would stay empty forever."""
     src = "".join((REPO / p).read_text() for p in (
-        "testbed/scenario.sh", "testbed/rtt_fairness.sh", "testbed/lib/record.sh",
-        "testbed/lib/module.sh", "testbed/lib/backend.sh"))
+        "testbed/scenario.sh", "testbed/rtt_fairness.sh", "testbed/lib/rtt_fairness_runs.sh",
+        "testbed/lib/record.sh", "testbed/lib/module.sh", "testbed/lib/backend.sh"))
     written = set(re.findall(r"\bparam ([a-z_]+)", src)) | set(re.findall(r'echo "([a-z_]+)=', src))
     read = {k for _, k in provenance.PROVENANCE if isinstance(k, str)} | set(provenance.HOST_FIELDS)
     assert read - written == set()

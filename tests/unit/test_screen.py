@@ -199,7 +199,8 @@ def stub_tree(root, runner):
     """A copy of what screen.sh needs, with testbed/rtt_fairness.sh replaced by RUNNER (a
     shell script body; --dry-run, screen.sh's option check, always passes)."""
     for rel in ("testbed/screen.sh", "testbed/analyze.py", "testbed/lib/slurm.sh",
-                "scripts/lib/common.sh", "scripts/lib/module.sh", "Makefile", "Kbuild"):
+                "testbed/lib/screen_usage.sh", "testbed/lib/screen_keys.sh",
+                "testbed/lib/screen_jobs.sh", "scripts/lib/common.sh", "scripts/lib/module.sh", "Makefile", "Kbuild"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes((REPO / rel).read_bytes())
     (root / "testbed/screen.sh").chmod(0o755)
@@ -209,7 +210,7 @@ def stub_tree(root, runner):
                 "testbed/tcpflow_fct.py", "testbed/sampler.c", "testbed/lib/flows.sh",
                 "testbed/lib/module.sh", "testbed/lib/options.sh", "testbed/lib/record.sh",
                 "testbed/lib/traffic.sh", "testbed/lib/flent.sh", "testbed/lib/paths.sh",
-                "testbed/lib/hosts.sh"):
+                "testbed/lib/hosts.sh", "testbed/lib/bottleneck.sh"):
         (root / rel).touch()  # hashed into the job keys
     run = root / "testbed/rtt_fairness.sh"
     run.write_text("#!/bin/sh\nfor a; do [ \"$a\" = --dry-run ] && exit 0; done\n" + runner)

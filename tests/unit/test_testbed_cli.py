@@ -15,7 +15,8 @@ SCEN = REPO / "testbed" / "scenario.sh"
 TOPO = REPO / "testbed" / "topology.sh"
 # the pieces scenario.sh sources (lib/backend.sh is rtt_fairness.sh's, bash)
 LIBS = [REPO / "testbed" / "lib" / f"{n}.sh"
-        for n in ("options", "flows", "module", "record", "traffic", "paths", "hosts", "usage")]
+        for n in ("options", "flows", "module", "record", "traffic", "paths", "hosts", "usage",
+                  "bottleneck")]
 
 
 def netns_list(every=False):

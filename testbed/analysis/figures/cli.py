@@ -17,6 +17,51 @@ from .runs import compare, sweep_plot, timeseries
 
 DESCRIPTION = "Plots of testbed results (matplotlib, Agg backend; PNG files)."
 
+# What the paths are (--help's order): a flag each, but --fig, which names its figure.
+MODES = {
+    "--sweep": "the paths are sweep CSVs",
+    "--screen": "the paths are screen.csv files",
+    "--compare": "the paths are rtt_fairness.sh results directories",
+    "--fig": "the paths are screen.csv files of reproduce.sh fig4 / fig8",
+    "--fig5": "the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)",
+    "--flent": "flent's own plots of the flent data files under the paths "
+               "(runs with scenario.sh --flent)",
+    "--eval-series": "the paths are analyze.py --evaluation _series.csv files: queue and "
+                     "RTT over time per qdisc (eval_series.png)",
+    "--eval-loss": "the paths are analyze.py --evaluation CSVs of a loss sweep: "
+                   "utilisation against loss (eval_loss.png)",
+    "--coexist": "the paths are coexistence screens (screen_runs.csv): each '+' "
+                 "item's first cc's share against the buffer (shares.png)",
+    "--delay-throughput": "the paths are screens (screen_runs.csv or screen.sh trees): each "
+                          "cc's throughput against its 95th-percentile queueing delay, a panel "
+                          "per screen and scenario (delay_throughput.png beside the first)",
+}
+# What --table, --coexist and --docs take besides: flags, but --only, which names configurations.
+SWITCHES = {
+    "--join": "with --table: one table of all the screen.csv files; with "
+              "--coexist: one figure of all the screens' runs",
+    "--only": "with --table or --coexist: only these configurations (comma separated)",
+    "--common": "with --table: only the scenarios every configuration has",
+    "--docs": "rewrite the generated tables of README.md, docs/*.md and "
+              "docs/results/**/README.md (or of the "
+              "Markdown files given) from the committed data they name",
+    "--check": "with --docs: write nothing; exit 1 naming the blocks that differ",
+}
+
+
+# The modes that draw each path on its own (in the order they win when several are given):
+# the PNG(s) each draws, as printed.
+PER_PATH = (
+    ("sweep", lambda p, a: sweep_plot(p, a.outdir)),
+    ("screen", lambda p, a: screen_grid(p, a.outdir)),
+    ("compare", lambda p, a: compare(p, a.outdir)),
+    ("fig", lambda p, a: fig_plot(p, a.fig, a.outdir)),
+    ("fig5", lambda p, a: "\n".join(fig5(p, a.outdir))),
+    ("flent", lambda p, a: "\n".join(flent_plots(p, a.outdir))),
+    ("eval_series", lambda p, a: series_plot(p, a.outdir)),
+    ("eval_loss", lambda p, a: loss_plot(p, a.outdir)),
+)
+
 
 def docs_command(a):
     """plot.py --docs [--check] [FILE...]: the generated blocks of README.md, docs/*.md
@@ -41,30 +86,10 @@ def command(a):
         raise AnalysisError("give a DIR or CSV (or --docs)")
     if a.outdir:
         os.makedirs(a.outdir, exist_ok=True)
-    if a.sweep:
+    per_path = next((draw for mode, draw in PER_PATH if getattr(a, mode)), None)
+    if per_path:
         for p in a.paths:
-            print(sweep_plot(p, a.outdir))
-    elif a.screen:
-        for p in a.paths:
-            print(screen_grid(p, a.outdir))
-    elif a.compare:
-        for p in a.paths:
-            print(compare(p, a.outdir))
-    elif a.fig:
-        for p in a.paths:
-            print(fig_plot(p, a.fig, a.outdir))
-    elif a.fig5:
-        for p in a.paths:
-            print("\n".join(fig5(p, a.outdir)))
-    elif a.flent:
-        for p in a.paths:
-            print("\n".join(flent_plots(p, a.outdir)))
-    elif a.eval_series:
-        for p in a.paths:
-            print(series_plot(p, a.outdir))
-    elif a.eval_loss:
-        for p in a.paths:
-            print(loss_plot(p, a.outdir))
+            print(per_path(p, a))
     elif a.coexist:
         only = a.only.split(",") if a.only else None
         for p in [a.paths] if a.join else a.paths:
@@ -89,48 +114,20 @@ def main(argv=None):
     """plot.py's command line (see the module's docstring); returns the exit status."""
     ap = argparse.ArgumentParser(description=DESCRIPTION)
     ap.add_argument("paths", nargs="*", metavar="DIR|CSV")
-    ap.add_argument("--sweep", action="store_true", help="the paths are sweep CSVs")
-    ap.add_argument("--screen", action="store_true", help="the paths are screen.csv files")
-    ap.add_argument("--compare", action="store_true",
-                    help="the paths are rtt_fairness.sh results directories")
-    ap.add_argument("--fig", choices=sorted(FIG_SCENARIO),
-                    help="the paths are screen.csv files of reproduce.sh fig4 / fig8")
-    ap.add_argument("--fig5", action="store_true",
-                    help="the paths are testbed/reproduce.sh fig5 screens (DIR/fig5)")
-    ap.add_argument("--flent", action="store_true",
-                    help="flent's own plots of the flent data files under the paths "
-                         "(runs with scenario.sh --flent)")
-    ap.add_argument("--eval-series", action="store_true",
-                    help="the paths are analyze.py --evaluation _series.csv files: queue and "
-                         "RTT over time per qdisc (eval_series.png)")
-    ap.add_argument("--eval-loss", action="store_true",
-                    help="the paths are analyze.py --evaluation CSVs of a loss sweep: "
-                         "utilisation against loss (eval_loss.png)")
-    ap.add_argument("--coexist", action="store_true",
-                    help="the paths are coexistence screens (screen_runs.csv): each '+' "
-                         "item's first cc's share against the buffer (shares.png)")
-    ap.add_argument("--delay-throughput", action="store_true",
-                    help="the paths are screens (screen_runs.csv or screen.sh trees): each "
-                         "cc's throughput against its 95th-percentile queueing delay, a panel "
-                         "per screen and scenario (delay_throughput.png beside the first)")
+    for opt, text in MODES.items():
+        if opt == "--fig":
+            ap.add_argument("--fig", choices=sorted(FIG_SCENARIO), help=text)
+        else:
+            ap.add_argument(opt, action="store_true", help=text)
     ap.add_argument("--titles", metavar="T1,T2",
                     help="with --delay-throughput: a title per path for its panels")
     ap.add_argument("--table", metavar="METRIC",
                     help="print a markdown table of a screen.csv column (jain, utilization, "
                          "retrans_rate, ...): mean +- 95 %% CI per scenario and configuration")
-    ap.add_argument("--join", action="store_true",
-                    help="with --table: one table of all the screen.csv files; with "
-                         "--coexist: one figure of all the screens' runs")
-    ap.add_argument("--only", metavar="CONFIGS",
-                    help="with --table or --coexist: only these configurations (comma "
-                         "separated)")
-    ap.add_argument("--common", action="store_true",
-                    help="with --table: only the scenarios every configuration has")
-    ap.add_argument("--docs", action="store_true",
-                    help="rewrite the generated tables of README.md, docs/*.md and "
-                         "docs/results/**/README.md (or of the "
-                         "Markdown files given) from the committed data they name")
-    ap.add_argument("--check", action="store_true",
-                    help="with --docs: write nothing; exit 1 naming the blocks that differ")
+    for opt, text in SWITCHES.items():
+        if opt == "--only":
+            ap.add_argument("--only", metavar="CONFIGS", help=text)
+        else:
+            ap.add_argument(opt, action="store_true", help=text)
     ap.add_argument("--outdir", help="where PNGs go (default: next to the data)")
     return cli_errors("plot.py", command, ap.parse_args(argv))
