@@ -96,6 +96,14 @@ def _plain_cols(header, metric, digits=3, scale=1):
                 src={"own": f"own{k}", "cub": f"cub{k}"}) for k, v in (("61", "6.1"), ("612", "6.12"))]
 
 
+# bbr_a_fair against bbr3 in both orders of start (testbed/scenarios/peer-order.ini): the
+# config's first cc starts at 0 s, its second at 10 s; both on bbr3's kernel
+ORDER = {"o": f"{PEERS}/order-bbr3"}
+ORDER_POINTS = (("o20-b1", "20 ms", "1"), ("o20-b2", "20 ms", "2"), ("o20-b5", "20 ms", "5"),
+                ("o20-b10", "20 ms", "10"), ("o50-b2", "50 ms", "2"), ("o50-b10", "50 ms", "10"))
+FAIR_FIRST, V3_FIRST = "bbr_a_fair+bbr3", "bbr3+bbr_a_fair"
+
+
 KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
            "UML 6.1.192")
 
@@ -166,6 +174,21 @@ PEERS_BLOCKS = {
              "cubic-against-cubic self-harm there, + 0.1; bbr_a_fair 0.20.0's algorithm "
              "(0.19.2's runs with fair_startup_loss=1); " + KERNELS),
 
+    "peers-order": Table(ORDER, ["RTT", "buffer, BDP"], [
+        ([rtt, b], {"src": "o", "scenario": s}) for s, rtt, b in ORDER_POINTS], [
+        Col("runs, both orders", "runs"),
+        # shares are per class, in the item's order: bbr_a_fair's is the first when it
+        # starts first, the second when bbr3 does
+        Col("bbr_a_fair's share %, it first", "share0", 1, 100, config=FAIR_FIRST),
+        Col("bbr_a_fair's share %, it second", "share1", 1, 100, config=V3_FIRST),
+        Col("Jain, bbr_a_fair first", "jain", config=FAIR_FIRST),
+        Col("Jain, bbr3 first", "jain", config=V3_FIRST),
+        Col("worst Jain, either order", "jain", extreme="min")],
+        what="mean +- 95 % CI half-width over the seeds; one flow of bbr_a_fair and one of "
+             "bbr3, the same RTT, 100 Mbit/s, 120 s measured from 30 s; the flow named first "
+             "starts at 0 s, the other at 10 s (testbed/scenarios/peer-order.ini); share: "
+             "bbr_a_fair's of the two flows' throughput; worst Jain: the lowest run of both "
+             "orders; both flows ran on the UML 6.12.117 kernel with the BBRv3 patch"),
     "peers-coexist": Table(COEXIST, ["buffer, BDP"], [
         ([b], {"scenario": f"b{b}"}) for b in COEXIST_BDP], [
         *(Col(f"{cc}'s share %", "share0", 1, 100, src=src, config=cfg)

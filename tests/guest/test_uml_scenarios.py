@@ -47,6 +47,8 @@ SHORT = {
     "cellular.ini": ["--point", "verizon", "--cc", "bbr_a_fair", "--duration", "8",
                      "--warmup", "2"],
     "cellular-solo.ini": ["--point", "att", "--cc", "bbr", "--duration", "8", "--warmup", "2"],
+    "peer-order.ini": ["--point", "o20-b2", "--cc", "bbr_a_fair+cubic", "--duration", "12",
+                       "--warmup", "6", "--starts", "0,4"],
 }
 
 
@@ -124,6 +126,14 @@ def check_conditions(r):
     assert r["utilization"] > 0.5, r["utilization"]
 
 
+def check_peer_order(r):
+    # the item's first cc runs the class that starts first, the second joins it later; both
+    # move data once both run (bbr3 needs its own kernel: the short form pairs cubic)
+    assert [(f["cc"], f["start_s"]) for f in r["flows"]] == [("bbr_a_fair", 0), ("cubic", 4)], \
+        r["flows"]
+    assert all(0.05 < r["per_cc"][cc]["share"] < 0.95 for cc in ("bbr_a_fair", "cubic")), r["per_cc"]
+
+
 def check_cellular(r):
     # the trace's schedule drove the rate, and the flows' RTT delay tail is reported
     assert r["params"]["rate_trace_source"].split()[0].endswith(".down"), r["params"]
@@ -138,7 +148,8 @@ CHECKS = {"aqm-rate-step.ini": check_aqm, "coexist-aqm.ini": check_coexist_aqm,
           "route-change.ini": check_route_change, "route-change-solo.ini": check_route_change,
           "path-conditions.ini": check_conditions,
           "path-conditions-cubic.ini": check_conditions,
-          "cellular.ini": check_cellular, "cellular-solo.ini": check_cellular}
+          "cellular.ini": check_cellular, "cellular-solo.ini": check_cellular,
+          "peer-order.ini": check_peer_order}
 
 
 def test_every_shipped_scenario_has_a_short_form():

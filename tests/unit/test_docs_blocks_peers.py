@@ -1,12 +1,15 @@
 """docs/peers.md's blocks: bbr3's harm to cubic is computed as the README's block computes
-bbr_a_fair's (against grid-200s's cubic-alone runs), so the columns side by side compare."""
+bbr_a_fair's (against grid-200s's cubic-alone runs), so the columns side by side compare;
+the order block reads bbr_a_fair's share in both orders, not the first flow's."""
+import json
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "testbed"))
 from analysis import docs_blocks, docs_blocks_peers as peers  # noqa: E402
-from analysis.tables import load_runs  # noqa: E402
+import scenario_file  # noqa: E402
+from analysis.tables import load_runs, values  # noqa: E402
 
 
 def test_harm_and_bar_cells_equal_the_readme_blocks():
@@ -26,5 +29,29 @@ def test_cells_without_results_are_a_dash():
 
 def test_the_peer_blocks_are_registered():
     names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist",
-             "peers-plain612"}
+             "peers-plain612", "peers-order"}
     assert names <= set(docs_blocks.BLOCKS)
+
+
+def test_the_order_block_reads_bbr_a_fairs_share_in_either_order():
+    # each share column's metric, on every committed run of its order, is what the run's
+    # summary gives bbr_a_fair (per_cc), whichever class it ran in
+    cols = {c.sel.get("config"): c.metric for c in docs_blocks.BLOCKS["peers-order"].cols
+            if c.header.startswith("bbr_a_fair's share")}
+    assert set(cols) == {peers.FAIR_FIRST, peers.V3_FIRST}, cols
+    tree = REPO / peers.ORDER["o"]
+    runs = load_runs(str(tree))
+    assert {r["config"] for r in runs} == set(cols)
+    for r in runs:
+        with open(tree / r["config"] / r["scenario"] / f"seed{r['seed']}" / "summary.json") as f:
+            res = json.load(f)["results"][0]
+        want = res["per_cc"]["bbr_a_fair"]["share"]
+        assert abs(values([r], cols[r["config"]])[0] - want) < 1e-4, (r["config"], r["scenario"])
+        # and the order is the item's: its first cc started first
+        assert [fl["cc"] for fl in sorted(res["flows"], key=lambda fl: fl["start_s"])] == \
+            r["config"].split("+"), r["config"]
+
+
+def test_the_order_block_has_every_point_of_its_file():
+    ini = REPO / "testbed" / "scenarios" / "peer-order.ini"
+    assert [s for s, _, _ in peers.ORDER_POINTS] == scenario_file.points(str(ini))
