@@ -81,7 +81,7 @@ def windows_table(path, pairs, scenarios, t0s, window_s):
         for sc, slabel in scenarios for cfg, label in pairs],
         [Col(f"{t0:g}..{t0 + window_s:g} s", "share", 2, t0_s=f"{float(t0)}") for t0 in t0s],
         what=f"the first flow's share of the throughput in each {window_s:g} s window, mean "
-             "+- 95 % CI half-width over the seeds", seed_notes=False)
+             "+- 95 % CI half-width over the seeds", seed_notes=False, unit="flow windows")
 
 
 GRID200 = {"g": f"{COEX}/grid-200s/screen_runs.csv"}
@@ -1448,7 +1448,7 @@ BLOCKS = {
              "runs' ns per ACK, less the ACK model's alone; interval: bootstrap over the "
              "runs; scripts/bench_ack.sh, analyze.py --ack-cost", seed_notes=False,
         unit="timed runs"),
-    # docs/notebook/coexistence.md
+    # docs/results.md
     "coexist-convergence-v0230": Table(
         {"w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
             ([label, slabel], {"src": "w", "config": cfg, "scenario": sc, "part": part})
@@ -1458,7 +1458,8 @@ BLOCKS = {
         [Col(f"{t0}..{t0 + 30} s", "share", 2, t0_s=f"{float(t0)}") for t0 in range(0, 300, 30)],
         what="the flow's share of the two flows' throughput in each 30 s window, mean +- 95 % "
              "CI half-width over the seeds; both flows start together; 100 Mbit/s, a buffer of "
-             "20 BDP, 300 s", seed_notes=False),
+             "20 BDP, 300 s", seed_notes=False, unit="flow windows"),
+    # docs/notebook/coexistence.md
     "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
                                          CONV_SCEN, range(0, 300, 30), 30),
     "fairness-readings": screen_rows(
