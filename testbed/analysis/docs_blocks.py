@@ -81,7 +81,7 @@ def windows_table(path, pairs, scenarios, t0s, window_s):
         for sc, slabel in scenarios for cfg, label in pairs],
         [Col(f"{t0:g}..{t0 + window_s:g} s", "share", 2, t0_s=f"{float(t0)}") for t0 in t0s],
         what=f"the first flow's share of the throughput in each {window_s:g} s window, mean "
-             "+- 95 % CI half-width over the seeds", seed_notes=False)
+             "+- 95 % CI half-width over the seeds", seed_notes=False, unit="flow windows")
 
 
 GRID200 = {"g": f"{COEX}/grid-200s/screen_runs.csv"}
@@ -442,6 +442,14 @@ SL_RUNS = list_runs(SL_LABEL, V0192_DIR, "sl")
 # list/'s (own-30s/, cubic/, wide-60s/, bbr/), config def
 V0230_DIR = f"{COEX}/v0230"
 V0230_RUNS = list_runs("0.23.0, its defaults", V0230_DIR, "def")
+RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
+               ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
+               ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
+               ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
+               ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % random loss"))
+RESULTS_WIDE = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
+                ("c3-b2", "10, 30, 90 ms, 2 BDP"), ("c3-b5", "10, 30, 90 ms, 5 BDP"),
+                ("c4-b2", "10, 20, 50, 100 ms, 2 BDP"))
 
 
 def release_tables(prefix, releases, extra=()):
@@ -664,8 +672,16 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows({**GRID30, "p": V0230_RUNS[1]["own"][0]},
                                           where_rows("def")),
-    "readme-coexistence": Table({"h": V0230_RUNS[1]["grid_shallow"][0], **GRID200},
-                                ["RTT", "buffer, BDP"], [
+    # docs/results.md: the current rules (0.23.0's runs, which later releases repeat)
+    "results-own": Table({"p": V0230_RUNS[1]["own"][0]}, ["scenario"], [
+        ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
+        Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
+             "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
+    "results-cubic": Table({"h": V0230_RUNS[1]["grid_shallow"][0], **GRID200},
+                           ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
             Col("runs", "runs", config="def"),
@@ -673,13 +689,22 @@ BLOCKS = {
             Col("Jain", "jain", config="def"),
             Col("worst Jain", "jain", extreme="min", config="def"),
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
-            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def"),
-            Col("bbr's share %", "share0", 1, 100, config="bbr", src="g"),
-            Col("Jain", "jain", config="bbr", src="g"),
-            Col("harm to cubic", "harm", 2, config="bbr", src="g")],
-        what=computed_what("grid-200s") + "; bbr's harm against its own screen's cubic-alone "
-        "runs, per seed"),
-    # docs/coexistence.md
+            Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
+        what=computed_what("grid-200s")),
+    "results-bbr": Table({"b": f"{V0230_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+        ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
+        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
+        what="mean +- 95 % CI half-width over the seeds; one bbr_a_fair flow and one bbr flow, "
+             "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
+             "throughput"),
+    "results-wide": Table({"w": f"{V0230_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+        ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="mean +- 95 % CI half-width over the seeds; one flow per RTT class, 100 Mbit/s, "
+             "60 s measured from 5 s; Jain over every flow", seed_notes=False),
+    # docs/notebook/coexistence.md
     "coexist-grid": coexist_grid(COEX_BUFS, COEX_RTTS,
                                  [("v090", "0.9.0"), ("dips2", "0.7.0"), ("bbr", "bbr")]),
     "coexist-baselines": coexist_grid(COEX_BUFS, COEX_RTTS,
@@ -1423,7 +1448,7 @@ BLOCKS = {
              "runs' ns per ACK, less the ACK model's alone; interval: bootstrap over the "
              "runs; scripts/bench_ack.sh, analyze.py --ack-cost", seed_notes=False,
         unit="timed runs"),
-    # docs/coexistence.md
+    # docs/results.md
     "coexist-convergence-v0230": Table(
         {"w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
             ([label, slabel], {"src": "w", "config": cfg, "scenario": sc, "part": part})
@@ -1433,7 +1458,8 @@ BLOCKS = {
         [Col(f"{t0}..{t0 + 30} s", "share", 2, t0_s=f"{float(t0)}") for t0 in range(0, 300, 30)],
         what="the flow's share of the two flows' throughput in each 30 s window, mean +- 95 % "
              "CI half-width over the seeds; both flows start together; 100 Mbit/s, a buffer of "
-             "20 BDP, 300 s", seed_notes=False),
+             "20 BDP, 300 s", seed_notes=False, unit="flow windows"),
+    # docs/notebook/coexistence.md
     "coexist-convergence": windows_table(f"{COEX}/convergence-300s/windows.csv", CONV_PAIRS,
                                          CONV_SCEN, range(0, 300, 30), 30),
     "fairness-readings": screen_rows(

@@ -120,17 +120,22 @@ def values(runs, metric):
 def cell(runs, metric, digits=3, scale=1, ci=True, usual=None):
     """One table cell over the runs that are results among runs: "mean +- half-width"
     (rounded here, once), "(N seeds)" where N is not the table's usual count, "(N excluded)"
-    for runs left out; "-" without a value."""
+    for runs left out; "-" without a value. Two runs give no interval worth printing (its
+    t is 12.7): "2 runs: a, b", their values in the runs' order."""
     good = [r for r in runs if not r["problems"]]
-    m, h = mean_ci95(values(good, metric))
+    vals = [v for v in values(good, metric) if v is not None]
+    m, h = mean_ci95(vals)
     notes = []
-    n = len([v for v in values(good, metric) if v is not None])
-    if usual is not None and n != usual and m is not None:
-        notes.append(f"{n} seeds")
+    n = len(vals)
+    if ci and n == 2:
+        txt = "2 runs: " + ", ".join(f"{v * scale:.{digits}f}" for v in vals)
+    else:
+        if usual is not None and n != usual and m is not None:
+            notes.append(f"{n} seeds")
+        txt = "-" if m is None else f"{m * scale:.{digits}f}" + (
+            f" +- {h * scale:.{digits}f}" if ci and h is not None else "")
     if len(good) < len(runs):
         notes.append(f"{len(runs) - len(good)} excluded")
-    txt = "-" if m is None else f"{m * scale:.{digits}f}" + (
-        f" +- {h * scale:.{digits}f}" if ci and h is not None else "")
     return txt + (f" ({'; '.join(notes)})" if notes else "")
 
 

@@ -1,6 +1,6 @@
 """How a mixed run's split evolves: each cc's share of the throughput in consecutive time
 windows, per job of a screen (analyze.py --share-windows), so that a run length can be
-chosen where the split has settled (docs/coexistence.md's convergence check)."""
+chosen where the split has settled (docs/notebook/coexistence.md's convergence check)."""
 import collections
 import csv
 import os

@@ -259,3 +259,14 @@ def test_window_means_span_is_the_range_of_the_windows_means():
     assert window_means_span("utilization", 2)(runs) == "0.91 .. 0.95"
     assert window_means_span("utilization", 0)(runs) == "1"
     assert window_means_span("utilization")([]) == "-"
+
+
+def test_two_runs_print_their_values_not_an_interval():
+    from analysis.tables import cell
+    runs = [{"problems": [], "jain": 0.421}, {"problems": [], "jain": 0.375}]
+    assert cell(runs, "jain") == "2 runs: 0.421, 0.375"
+    assert cell(runs, "jain", ci=False) == "0.398"
+    three = runs + [{"problems": [], "jain": 0.4}]
+    assert cell(three, "jain").startswith("0.399 +- ")
+    assert cell(runs + [{"problems": ["flow 1 silent"], "jain": 0.1}], "jain") == \
+        "2 runs: 0.421, 0.375 (1 excluded)"

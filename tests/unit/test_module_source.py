@@ -66,10 +66,10 @@ def declared_params():
 
 
 def test_the_reference_gives_every_parameter_its_default_and_range():
-    """docs/module.md's table row of each parameter carries the source's default and range:
+    """docs/parameters.md's table row of each parameter carries the source's default and range:
     0.19.0 changed fair_compete_rtt_us's default, and a reader sizing a host by the reference
     would otherwise read the old one."""
-    ref = (ROOT / "docs" / "module.md").read_text()
+    ref = (ROOT / "docs" / "parameters.md").read_text()
     declared = {}
     for src in SOURCES:
         for name, default, lo, hi in re.findall(
@@ -79,7 +79,7 @@ def test_the_reference_gives_every_parameter_its_default_and_range():
         r"^\| `(\w+)` \| (\d+) \| (\d+\.\.\d+) \|", ref, re.M))
     assert len(declared) >= 15, declared  # 19 (six of them bbr_a_fair's)
     wrong = {n: (v, documented.get(n)) for n, v in declared.items() if documented.get(n) != v}
-    assert not wrong, f"docs/module.md's default or range differs from the source: {wrong}"
+    assert not wrong, f"docs/parameters.md's default or range differs from the source: {wrong}"
 
 
 def test_guest_suite_checks_every_parameter():
@@ -96,6 +96,6 @@ def test_guest_suite_checks_every_parameter():
 
 
 def test_every_parameter_is_in_the_reference():
-    ref = (ROOT / "docs" / "module.md").read_text()
+    ref = (ROOT / "docs" / "parameters.md").read_text()
     missing = [p for p in declared_params() if f"`{p}`" not in ref]
-    assert not missing, f"docs/module.md does not describe: {missing}"
+    assert not missing, f"docs/parameters.md does not describe: {missing}"

@@ -30,4 +30,4 @@ def test_table_reads_the_runs_beside_a_screen_csv(tmp_path):
         csv.writer(f).writerows([["config", "scenario", "runs", "jain", "jain_ci95"],
                                  ["a", "b5", 3, 0.00135, 0.0]])
     out = tables.table(str(tmp_path / "screen.csv"), "jain", digits=5)
-    assert out.splitlines()[2] == "| b5 | 0.00135 +- 0.00000 (1 excluded) |"
+    assert out.splitlines()[2] == "| b5 | 2 runs: 0.00135, 0.00135 (1 excluded) |"

@@ -427,7 +427,7 @@ def test_rtt_fairness_passes_hosts_per_class_on_only_when_not_1(tmp_path):
 ])
 def test_rtt_fairness_gives_a_guest_memory_for_many_flows_started_one_by_one(extra, mem):
     # a hundred flows with their own processes in the runners' default 1024 MB ran for
-    # tens of minutes without an end (docs/coexistence.md)
+    # tens of minutes without an end (docs/notebook/coexistence.md)
     p = run(RF, "--dry-run", "--rtt", "10,60", "--flows-per-rtt", "50", "--duration", "90",
             "--warmup", "30", *extra)
     assert p.returncode == 0, p.stderr
