@@ -74,20 +74,21 @@ uml_cc_build() {
 }
 
 # debian_cc_files MODDIR: "NAME FILE" lines, the cc modules of a Debian kernel's module tree
-# (lib/modules/RELEASE; tcp_NAME.ko*, NAME the cc it registers); debian_builtin_ccs MODDIR:
-# the ccs built in (reno always, cubic in Debian's configs).
+# (lib/modules/RELEASE; tcp_NAME.ko*, NAME the cc it registers; tcp_diag and tcp_sigpool are
+# no ccs); debian_builtin_ccs MODDIR: the ccs built in (reno always, cubic in Debian's
+# configs).
 debian_cc_files() {
 	local f n
 	for f in "$1"/kernel/net/ipv4/tcp_*.ko*; do
 		[[ -e $f ]] || continue
 		n=${f##*/tcp_} n=${n%%.ko*}
-		[[ $n == diag ]] || echo "$n $f"
+		[[ $n == diag || $n == sigpool ]] || echo "$n $f"
 	done
 }
 debian_builtin_ccs() {
 	echo reno
 	[[ -f $1/modules.builtin ]] || return 0
-	sed -n 's#^kernel/net/ipv4/tcp_\([a-z0-9_]*\)\.ko$#\1#p' "$1/modules.builtin" | grep -vx diag || true
+	sed -n 's#^kernel/net/ipv4/tcp_\([a-z0-9_]*\)\.ko$#\1#p' "$1/modules.builtin" | grep -vxE 'diag|sigpool' || true
 }
 
 # kernel_moddir: the module tree of the kernel the runs of BACKEND boot (qemu: the Debian
@@ -96,7 +97,7 @@ kernel_moddir() {
 	local kd
 	case $BACKEND in
 	qemu) kd=$("$REPO/scripts/kernels.sh" fetch "$KERNEL") || die "cannot fetch the $KERNEL kernel"
-		ls -d "$kd"/lib/modules/*/ | head -n 1 ;;
+		find "$kd/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1 ;;
 	host) echo "/lib/modules/$(uname -r)" ;;
 	esac
 }
