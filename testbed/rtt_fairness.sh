@@ -162,7 +162,9 @@ if [[ $BACKEND == uml ]]; then
 		UML_KERNEL_ID=uml-$("$REPO/scripts/uml.sh" id) ||
 		die "cannot name the UML kernel (scripts/uml.sh id)"
 fi
-check_ccs build # before anything is set up: CC_KOS, what the runs insmod (lib/ccs.sh)
+# before anything is set up: a cc not every backend has, checked and built (CC_KOS, what the
+# runs insmod); runs of the common ones check and load nothing more than before (lib/ccs.sh)
+! ccs_beyond_common || check_ccs build
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 # QEMU's guest image carries python3 and flent only for the runs that need them
 # (scripts/lib/initramfs.sh): others keep the small image and its iperf3 client

@@ -157,8 +157,9 @@ run_ccs() {
 }
 
 # ccs_beyond_common: true when the runs name a cc that not every backend's kernel has (all
-# have reno, cubic and bbr), or have a --module-src module (whose names must not clash): a
-# dry run then checks them against the backend's kernel (check_ccs), others need no backend.
+# have reno, cubic and bbr), or have a --module-src module (whose names must not clash): only
+# then are they checked against the backend's kernel (check_ccs); runs of the common ones
+# need no backend for their dry run and load nothing more than before.
 ccs_beyond_common() {
 	local c
 	[[ -z $MODSRC ]] || return 0
