@@ -15,6 +15,10 @@ source "$REPO/testbed/lib/rtt_fairness_usage.sh" # usage
 source "$REPO/testbed/lib/rtt_fairness_options.sh" # the defaults, parse_options, scenario_args
 # shellcheck source=testbed/lib/rtt_fairness_runs.sh
 source "$REPO/testbed/lib/rtt_fairness_runs.sh" # ticker, run_one, run_env
+# shellcheck source=testbed/lib/ccs.sh
+source "$REPO/testbed/lib/ccs.sh" # check_ccs
+# shellcheck source=testbed/lib/module_src.sh
+source "$REPO/testbed/lib/module_src.sh" # modsrc_check, modsrc_build
 
 parse_options "$@"
 scenario_file_options # a scenario file's options, under the command line's
@@ -46,6 +50,7 @@ isint "$REPEAT" && check "$REPEAT >= 1 && $REPEAT <= 1000" || bad "--repeat: '$R
 [[ -z $MEM ]] || { isint "$MEM" && check "$MEM >= 128"; } || bad "--mem: '$MEM' is not a size in MB (>= 128)"
 case $BACKEND in auto | host | qemu | uml) ;; *) bad "--backend: '$BACKEND' is not auto, host, qemu or uml" ;; esac
 check_bbr3 # BBR_A_UML_PATCH's kernel (lib/backend.sh)
+[[ -z $MODULE_SRC ]] || modsrc_check "$MODULE_SRC" # MODSRC, its ccs (lib/module_src.sh)
 [[ $KERNEL =~ ^([1-9][0-9]*\.[0-9]+|newest|oldest)$ ]] ||
 	bad "--kernel: '$KERNEL' is not a Debian kernel series (6.1, 6.12, newest ...: scripts/kernels.sh series)"
 [[ -n $OUT ]] || OUT=$REPO/results/rtt_fairness-$(date +%Y%m%d-%H%M%S)
@@ -71,6 +76,12 @@ for c in "${CC_LIST[@]}"; do
 	said=$(sh "$REPO/testbed/scenario.sh" --check "${SARGS[@]}" 2>&1) || bad "${said#scenario: error: }"
 done
 [[ -z $said ]] || log "${said#scenario: }" # a warning
+# A dry run checks a cc not every backend has against the backend's kernel here (the real
+# runs do below, building what they load): that needs the backend (lib/ccs.sh).
+if ((DRY)) && ccs_beyond_common; then
+	[[ $BACKEND != auto ]] || choose_backend
+	check_ccs
+fi
 check "$WARMUP + $COOLDOWN < $DURATION" ||
 	bad "--cooldown: '$COOLDOWN' must be a number of seconds, warm-up + cool-down below --duration ($DURATION)"
 IFS=, read -r -a FLOW_COUNTS <<<"$FLOWS_PER_RTT" # checked: one count, or one per class
@@ -151,6 +162,9 @@ if [[ $BACKEND == uml ]]; then
 		UML_KERNEL_ID=uml-$("$REPO/scripts/uml.sh" id) ||
 		die "cannot name the UML kernel (scripts/uml.sh id)"
 fi
+# before anything is set up: a cc not every backend has, checked and built (CC_KOS, what the
+# runs insmod); runs of the common ones check and load nothing more than before (lib/ccs.sh)
+! ccs_beyond_common || check_ccs build
 check_module_params "${MODULE_PARAMS[@]}" # before anything is set up
 # QEMU's guest image carries python3 and flent only for the runs that need them
 # (scripts/lib/initramfs.sh): others keep the small image and its iperf3 client

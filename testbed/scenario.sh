@@ -22,7 +22,7 @@ CC=bbr RTTS='' FLOWS_PER_RTT=1 RATE='' BUFFER='' LOSS=0 DURATION='' WARMUP=5 STA
 STARTS='' JITTER=0 SEED=1 INTERVAL=1 SAMPLE_MS=100 MODULE_PARAMS='' LOAD='' PORT_BASE=5201
 STREAMS=128 OUT='' MODE=run CLIENT=auto TRACE=on QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE=''
 DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' REVERSE=''
-SIZES='' ENDS='' GAP=0.1 FLENT='' HOSTS_PER_CLASS=1
+SIZES='' ENDS='' GAP=0.1 FLENT='' HOSTS_PER_CLASS=1 INSMOD=''
 # The libraries, found without starting a process (see TB_DIR below)
 case $0 in */*) TB_SRC=${0%/*} ;; *) TB_SRC=. ;; esac
 while [ $# -gt 0 ]; do
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--sizes) SIZES=$2 ;; --ends) ENDS=$2 ;; --gap) GAP=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
 	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
-	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;;
+	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;; --insmod) INSMOD=$2 ;;
 	*) bad "unknown option $1 (see --help)" ;;
 	esac
 	shift 2
@@ -129,6 +129,7 @@ trap 'exit 143' TERM
 # ---- congestion controls, the ones of --load first (see lib/module.sh) -------------------------
 prepare=
 for c in $LOAD $CCS ${REVERSE:+$REVERSE_CC}; do case " $prepare " in *" $c "*) ;; *) prepare="$prepare $c" ;; esac; done
+module_insmod "$INSMOD"
 # shellcheck disable=SC2086
 module_prepare $prepare
 # ss needs tcp_diag for tcp_info (cwnd, rtt, pacing rate, bbr state)

@@ -18,17 +18,22 @@ source "$REPO/testbed/lib/screen_usage.sh" # usage
 source "$REPO/testbed/lib/screen_keys.sh" # hashes, key_line, job_common, job_key, job_state
 # shellcheck source=testbed/lib/screen_jobs.sh
 source "$REPO/testbed/lib/screen_jobs.sh" # run_job, list_jobs, run_local
+# shellcheck source=testbed/lib/module_src.sh
+source "$REPO/testbed/lib/module_src.sh" # modsrc_hash
 
 # The progress lines of parallel jobs carry the time of day.
 log() { printf '%s: %s %s\n' "$PROG" "$(date +%H:%M:%S)" "$*" >&2; }
 
+MSRC='' # --module-src: a user's module (absolute), its hash in the job keys (lib/screen_keys.sh)
 if [[ ${1:-} == --run-job ]]; then
 	[[ $# -eq 3 && $3 =~ ^[1-9][0-9]*$ ]] || bad "--run-job needs DIR and a line number K"
 	OUT=$2
 	line=$(sed -n "$3p" "$OUT/slurm/jobs.txt") || die "cannot read $OUT/slurm/jobs.txt"
 	[[ -n $line ]] || die "$OUT/slurm/jobs.txt has no line $3"
 	[[ $line =~ --backend\ ([a-z]+) ]] || die "$OUT/slurm/jobs.txt line $3 has no --backend"
-	hashes "${BASH_REMATCH[1]}"
+	backend=${BASH_REMATCH[1]}
+	[[ ! $line =~ --module-src\ ([^ ]+) ]] || MSRC=${BASH_REMATCH[1]}
+	hashes "$backend"
 	read -r key args <<<"$line"
 	log "task $3: $key"
 	# shellcheck disable=SC2086
@@ -45,7 +50,7 @@ while [[ $# -gt 0 ]]; do
 	--dry-run) DRY=1; shift; continue ;;
 	--slurm) SLURM=1; shift; continue ;;
 	--configs | --out | --scenarios | --seeds | --duration | --rate | --flows-per-rtt | --backend | \
-		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup | --hosts-per-class)
+		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup | --hosts-per-class | --module-src)
 		[[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
@@ -56,7 +61,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 	case $1 in # what a scenario file's jobs take from here only when given
 	--duration | --rate | --flows-per-rtt | --sample-ms) FGIVEN+=("$1" "$2") ;;
-	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;; --hosts-per-class) HOSTS=$2 ;;
+	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;; --hosts-per-class) HOSTS=$2 ;; --module-src) MSRC=$2 ;;
 	esac
 	shift 2
 done
@@ -64,6 +69,11 @@ done
 [[ -r $CONFIGS ]] || bad "cannot read $CONFIGS"
 [[ -z $JOBS || $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
 [[ $SEEDS =~ ^[0-9]+(,[0-9]+)*$ ]] || bad "--seeds: '$SEEDS' is not a comma separated list of integers"
+if [[ -n $MSRC ]]; then # absolute, in the job lines (split at blanks) and the keys
+	[[ -d $MSRC ]] || bad "--module-src: '$MSRC' is not a directory"
+	MSRC=$(cd "$MSRC" && pwd)
+	[[ $MSRC != *[[:space:]]* ]] || bad "--module-src: '$MSRC' has a blank in its path"
+fi
 
 list_jobs # JOBLIST, CHECKS (lib/screen_jobs.sh)
 common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$FPR"
@@ -74,6 +84,8 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 [[ -z $WARMUP ]] || common+=(--warmup "$WARMUP")
 # only when not 1: the job keys of runs with one host per class stay what they were
 [[ -z $HOSTS || $HOSTS == 1 ]] || common+=(--hosts-per-class "$HOSTS")
+# only when given: a user's module, its sources' hash in the key (key_line)
+[[ -z $MSRC ]] || common+=(--module-src "$MSRC")
 
 # a scenario file's jobs: the options above that shape a run only when given here (a job's
 # are job_common's, lib/screen_keys.sh)
@@ -81,6 +93,7 @@ fcommon=(--backend "$BACKEND" --client "$CLIENT" "${FGIVEN[@]}")
 [[ $TRACE == on ]] || fcommon+=(--trace "$TRACE")
 [[ -z $WARMUP ]] || fcommon+=(--warmup "$WARMUP")
 [[ -z $HOSTS ]] || fcommon+=(--hosts-per-class "$HOSTS") # given here: over the file's
+[[ -z $MSRC ]] || fcommon+=(--module-src "$MSRC")
 
 hashes "$BACKEND"
 if ((!DRY)); then # one screen.sh at a time on DIR (a second would rewrite its jobs)

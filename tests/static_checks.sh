@@ -56,6 +56,7 @@ checkpatch include/bbr_a_gain.h
 checkpatch include/bbr_a_math.h
 checkpatch include/bbr_a_types.h PREFER_KERNEL_TYPES
 checkpatch include/bbr_a_trace.h OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT
+checkpatch examples/cc/tcp_example.c
 
 # Shell: every *.sh plus the extension-less scripts (style notes are not failures; warnings
 # and errors are).
@@ -66,6 +67,22 @@ if out=$(cd "$REPO" && shellcheck -x -S warning -f gcc "${shell_files[@]}" 2>&1)
 else
 	echo "not ok - shellcheck"; sed 's/^/#   /' <<<"$out"; fail=1
 fi
+
+# example_check SERIES: examples/cc built with W=1 against SERIES' headers, in its build
+# environment (scripts/lib/buildenv.sh), with no warning.
+source "$REPO/scripts/lib/debian.sh"
+source "$REPO/scripts/lib/buildenv.sh"
+example_check() {
+	local kdir d=$tmp/example-$1
+	kdir=$("$REPO/scripts/kernels.sh" kdir "$1") && buildenv_prepare "$kdir" && mkdir -p "$d" &&
+		cp "$REPO"/examples/cc/{Kbuild,tcp_example.c} "$d/" || { echo "not ok - examples/cc for $1: no kernel"; fail=1; return; }
+	if ! buildenv_run "$kdir" "$d" make -C "$kdir" M="$d" W=1 modules >"$d/build.log" 2>&1 ||
+		[[ ! -f $d/tcp_example.ko ]] || grep -qE '(warning|error):' "$d/build.log"; then
+		echo "not ok - examples/cc W=1 clean for $1"; tail -n 20 "$d/build.log" | sed 's/^/#   /'; fail=1
+	else
+		echo "ok - examples/cc W=1 clean for $1"
+	fi
+}
 
 # A real compile on every run: build_module.sh --out builds in a new directory, not in the
 # module cache, so what is judged is what today's compiler and sparse say about today's
@@ -89,6 +106,9 @@ for s in "${series[@]}"; do
 	else
 		echo "ok - W=1 + sparse clean for $s"
 	fi
+	# examples/cc, a user's cc of one small file (testbed/README.md): a W=1 build with zero
+	# warnings for the same kernel, as rtt_fairness.sh --module-src builds it
+	example_check "$s"
 	# No per-ACK entry point (each algorithm's *_main) zeroes stack memory: these kernels
 	# zero every local that stays in memory (CONFIG_INIT_STACK_ALL_ZERO), and bbr_main()'s
 	# context must not (bbr_a_no_autoinit; bbr_trace_gain_event() does not take it).

@@ -8,8 +8,12 @@
 # The loaded module shows itself here; BBR_A_MODULE_DIR points the functions at a stand-in
 # (tests/unit/test_testbed_module.py).
 MODULE_DIR=${BBR_A_MODULE_DIR:-/sys/module/tcp_bbr_a}
+CC_ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
 MODULE_KO= # the tcp_bbr_a.ko to insmod; module_prepare sets it
 MODULE_LOADED_HERE=0 # 1: this run insmod-ed the module, and unloads it at the end
+# The modules of --insmod this run loaded (module names, the last loaded first); module_cleanup
+# unloads them.
+CC_LOADED_HERE=
 # Parameters this run changed on a module it found loaded: "name=value found" words (the
 # module's parameters are numbers), the first value found for each; module_cleanup writes
 # them back.
@@ -60,12 +64,60 @@ module_prepare() {
 				module_set_params
 			fi
 		elif kernel_cc "$c" && ! cc_available "$KCC"; then
-			modprobe "tcp_$KCC" 2>/dev/null || true
+			modprobe "tcp_$KCC" || log "modprobe tcp_$KCC failed"
 		fi
 		kernel_cc "$c"
 		[ "$c" != bbr3 ] || bbr3_check
 		cc_available "$KCC" ||
 			die "congestion control $c is not available (have: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control))"
+		cc_allow "$KCC"
+	done
+}
+
+# cc_allow KCC: the sender namespaces may make KCC their default: a cc the kernel restricts
+# (one that does not say TCP_CONG_NON_RESTRICTED, as vegas, and is not the initial
+# namespace's default) joins tcp_allowed_congestion_control; module_cleanup puts the list
+# back. bbr, cubic and tcp_bbr_a's are allowed already: nothing happens for them.
+CC_ALLOWED_FOUND=
+cc_allow() {
+	read -r allowed < "$CC_ALLOWED"
+	case " $allowed " in *" $1 "*) return 0 ;; esac
+	[ -n "$CC_ALLOWED_FOUND" ] || CC_ALLOWED_FOUND="$allowed "
+	echo "$allowed $1" > "$CC_ALLOWED" || die "cannot allow $1 in $CC_ALLOWED"
+}
+
+# module_insmod LIST: load the modules of LIST (comma separated .ko files: congestion
+# controls the kernel lacks, their dependencies first, and a --module-src module), each one
+# not loaded yet; a module that does not load ends the run. Runs without --insmod do nothing
+# here (no process: see module_prepare).
+module_insmod() {
+	[ -n "$1" ] || return 0
+	_ifs=$IFS
+	IFS=,
+	set -f
+	# shellcheck disable=SC2086 # split at the commas
+	set -- $1
+	IFS=$_ifs
+	set +f
+	for f in "$@"; do
+		m=${f##*/}
+		m=${m%%.ko*}
+		[ ! -d "/sys/module/$m" ] || continue
+		[ -f "$f" ] || die "--insmod: no module file $f"
+		insmod "$f" || die "insmod $f failed: a congestion control this run needs did not load"
+		CC_LOADED_HERE="$m $CC_LOADED_HERE"
+		log "loaded $f (unloaded again at the end)"
+	done
+}
+
+# rmmod_retry MODULE: unload it, retrying while the namespaces' sockets go away
+# (asynchronously); a module still in use is left loaded, said on stderr.
+rmmod_retry() {
+	n=0
+	until rmmod "$1" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 20 ] || { log "$1 still in use: left loaded"; return 0; }
+		sleep 0.2
 	done
 }
 
@@ -84,17 +136,15 @@ module_set_params() {
 }
 
 # module_cleanup: leave tcp_bbr_a as the run found it: unloaded if the run loaded it,
-# otherwise with the parameter values it had.
+# otherwise with the parameter values it had; the modules of --insmod it loaded unloaded.
 module_cleanup() {
-	if [ "$MODULE_LOADED_HERE" = 1 ]; then
-		# the namespaces' sockets go away asynchronously: retry
-		n=0
-		until rmmod tcp_bbr_a 2>/dev/null; do
-			n=$((n + 1))
-			[ $n -lt 20 ] || { log "tcp_bbr_a still in use: left loaded"; break; }
-			sleep 0.2
-		done
+	if [ -n "$CC_ALLOWED_FOUND" ]; then
+		echo "$CC_ALLOWED_FOUND" > "$CC_ALLOWED" || log "could not set $CC_ALLOWED back to: $CC_ALLOWED_FOUND"
+		CC_ALLOWED_FOUND=
 	fi
+	[ "$MODULE_LOADED_HERE" = 0 ] || rmmod_retry tcp_bbr_a
+	for m in $CC_LOADED_HERE; do rmmod_retry "$m"; done
+	CC_LOADED_HERE=
 	[ -n "$MODULE_PARAMS_FOUND" ] || return 0
 	for p in $MODULE_PARAMS_FOUND; do
 		echo "${p#*=}" > "$MODULE_DIR/parameters/${p%%=*}" ||

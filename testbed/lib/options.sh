@@ -52,6 +52,14 @@ is_cc_name() {
 	case $1 in *[!a-z0-9_]*) return 1 ;; esac
 	[ ${#1} -le 15 ]
 }
+# check_insmod: --insmod is module files, comma separated (their existence is checked where
+# the run loads them: the guest's paths are not the host's).
+check_insmod() {
+	no_empty_item --insmod "$INSMOD"
+	for v in $(echo "$INSMOD" | tr ',' ' '); do
+		case $v in *.ko | *.ko.xz | *.ko.zst) ;; *) bad "--insmod: '$v' is not a module file (.ko, .ko.xz, .ko.zst)" ;; esac
+	done
+}
 # "10,,50" or "10," is a typo, not a shorter list: tr and the shell's word splitting would
 # drop the empty item without a word.
 no_empty_item() { [ -z "$2" ] || case ,$2, in *,,*) bad "$1: empty item in '$2'" ;; esac; }
@@ -93,6 +101,7 @@ check_options() {
 	whole_ok "$PORT_BASE" 'x >= 1 && x <= 65535' || bad "--port-base: '$PORT_BASE' is not a port number"
 	for v in $CCS; do is_cc_name "$v" || bad "--cc: '$v' is not a congestion control name"; done
 	for v in $LOAD; do is_cc_name "$v" || bad "--load: '$v' is not a congestion control name"; done
+	[ -z "$INSMOD" ] || check_insmod
 	for v in $MODULE_PARAMS; do
 		case $v in [a-z_]*=?*) ;; *) bad "--module-param: '$v' is not key=value" ;; esac
 		case ${v%%=*} in *[!a-z0-9_]*) bad "--module-param: '$v' is not key=value" ;; esac

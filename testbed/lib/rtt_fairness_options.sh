@@ -10,7 +10,7 @@ STAGGER=0 REPEAT=1 SEED=1 JITTER=0 STARTS='' COOLDOWN=1 OUT='' BACKEND=auto KERN
 SAMPLE_MS=100 TIMEOUT='' MEM='' ANALYSIS=1 DRY=0 STREAMS=128 CLIENT=auto TRACE=on
 QDISC=bfifo QDISC_OPTS='' RATE_SCHEDULE='' SIZES='' ENDS='' GAP=0.1 SCENARIO='' POINT='' FLENT=''
 DELAY_SCHEDULE='' DELAY_JITTER='' ACK_AGGREGATION='' OFFLOADS=off RATE_TRACE='' RT_SCHED='' RT_ARG=''
-REVERSE='' HOSTS_PER_CLASS=1
+REVERSE='' HOSTS_PER_CLASS=1 MODULE_SRC='' INSMOD_ARG=''
 MODULE_PARAMS=()
 declare -A GIVEN=() # the options of the command line, which a scenario file's do not replace
 set_opt() { # set_opt OPTION VALUE
@@ -27,7 +27,7 @@ set_opt() { # set_opt OPTION VALUE
 	--scenario) SCENARIO=$2 ;; --point) POINT=$2 ;; --flent) FLENT=$2 ;;
 	--delay-schedule) DELAY_SCHEDULE=$2 ;; --delay-jitter) DELAY_JITTER=$2 ;;
 	--ack-aggregation) ACK_AGGREGATION=$2 ;; --offloads) OFFLOADS=$2 ;; --rate-trace) RATE_TRACE=$2 ;;
-	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;;
+	--reverse) REVERSE=$2 ;; --hosts-per-class) HOSTS_PER_CLASS=$2 ;; --module-src) MODULE_SRC=$2 ;;
 	*) return 1 ;;
 	esac
 }
@@ -45,7 +45,7 @@ parse_options() {
 			--interval | --sample-ms | --timeout | --mem | --streams | --client | --trace | --qdisc | \
 			--qdisc-opts | --rate-schedule | --sizes | --ends | --gap | --scenario | --point | --flent | \
 			--delay-schedule | --delay-jitter | --ack-aggregation | --offloads | --rate-trace | --reverse | \
-			--hosts-per-class) ;;
+			--hosts-per-class | --module-src) ;;
 		*) bad "unknown option '$opt'" ;;
 		esac
 		[[ $# -ge 2 ]] || bad "$opt needs a value"
@@ -95,6 +95,7 @@ scenario_args() { # scenario_args CC SEED OUTDIR BUFFER LOAD: SARGS = the option
 	[[ -z $REVERSE ]] || SARGS+=(--reverse "$REVERSE")
 	[[ $HOSTS_PER_CLASS == 1 ]] || SARGS+=(--hosts-per-class "$HOSTS_PER_CLASS")
 	[[ -z $RT_ARG ]] || SARGS+=(--rate-trace "$RT_ARG") # the schedule where the run reads it
+	[[ -z $INSMOD_ARG ]] || SARGS+=(--insmod "$INSMOD_ARG") # the module files where the run reads them
 	[[ -z $SIZES ]] || SARGS+=(--sizes "$SIZES" --gap "$GAP")
 	[[ -z $ENDS ]] || SARGS+=(--ends "$ENDS")
 	[[ -z $FLENT ]] || SARGS+=(--flent "$FLENT")

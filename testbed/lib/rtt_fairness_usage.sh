@@ -42,6 +42,11 @@ BDP, then analyses all runs (summary.json and a table in --out).
   --module-param K=V tcp_bbr_a module parameter, e.g. adaptive=0 (repeatable); name and
                      value are checked against the parameters of the module the runs load
                      (modinfo -p: name, [lo..hi] range), also with --dry-run
+  --module-src DIR   a congestion control of your own: DIR holds its source (a .c and a
+                     Kbuild, or a Makefile with obj-m), built against the kernel the runs
+                     boot and loaded beside tcp_bbr_a; the names of its struct
+                     tcp_congestion_ops (.name) become ccs for --cc (examples/cc: example).
+                     Recorded in run.env (module_src, module_src_hash, module_src_ccs)
   --interval S       receiver report interval (default 1)
   --client C         auto|tcpflow|iperf3: the traffic's sender and receiver (default auto:
                      testbed/tcpflow.py where the guest or host has python3 (host, uml;
@@ -103,6 +108,10 @@ without BBR_A_UML_PATCH), and each run.env names the kernel (kernel_id=). See
 docs/backends.md. BBR_A_UML_SERIES=6.12 runs the same 6.12 kernel without the patch (its
 bbr is BBRv1, named bbr; the control for the move from 6.1), also named in each run.env;
 it and BBR_A_UML_PATCH exclude each other.
+A cc of --cc is tcp_bbr_a's (bbr_a, bbr_a_fair, bbq, da_bbr), a --module-src one, bbr3 (below)
+or one of the backend's kernel: on uml the UML kernel's built-in reno, cubic and bbr and the
+others of its net/ipv4 (vegas, westwood, htcp, dctcp ...: built here as modules, once); on
+qemu and host the Debian kernel's modules. Any other name is refused before anything starts.
 Exit status: 0 ok, 1 a run or the analysis failed, 2 bad usage.
 EOF
 }

@@ -20,19 +20,24 @@ kernel_id() {
 # arguments.
 hashes() {
 	MODHASH=$(module_source_hash "$REPO") || die "cannot hash the module sources"
+	# a user's module (--module-src, MSRC): its sources' hash (lib/module_src.sh)
+	MSRC_HASH=''
+	[[ -z ${MSRC:-} ]] || MSRC_HASH=$(modsrc_hash "$MSRC") || die "cannot hash the sources in $MSRC"
 	TBHASH=$(testbed_source_hash "$REPO") || die "cannot hash the testbed sources"
 	KERNELID=$(kernel_id "$1")
 }
 # key_line ARGS: a job's job.key: its whole rtt_fairness.sh arguments, the hashes of the
-# module and testbed sources and the kernel (what the result depends on), and for a
-# scenario file's job (--scenario FILE) a hash of the file.
+# module and testbed sources and the kernel (what the result depends on), for a
+# scenario file's job (--scenario FILE) a hash of the file, and with --module-src a hash of
+# that module's sources.
 key_line() {
 	local a prev='' shash=''
 	for a; do
 		[[ $prev != --scenario ]] || shash=" scenario=$(scenario_hash "$a")"
 		prev=$a
 	done
-	printf '%s module=%s testbed=%s kernel=%s%s\n' "$*" "$MODHASH" "$TBHASH" "$KERNELID" "$shash"
+	printf '%s module=%s testbed=%s kernel=%s%s%s\n' "$*" "$MODHASH" "$TBHASH" "$KERNELID" "$shash" \
+		"${MSRC_HASH:+ module_src=$MSRC_HASH}"
 }
 # scenario_path FILE: FILE as rtt_fairness.sh --scenario finds it (here, else in the
 # repository); scenario_hash FILE: 12 hex digits of its contents.

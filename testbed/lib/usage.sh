@@ -30,6 +30,9 @@ usage: scenario.sh --rtt MS[,MS...] --rate MBIT --buffer BYTES --duration S --ou
   --load CC[,CC...]    also make these congestion controls available before the run, in this
                        order (rtt_fairness.sh passes all ccs it compares, so that every run
                        of a comparison prepares the kernel with the same commands)
+  --insmod KO[,KO...]  insmod these module files first, each unless loaded (congestion controls
+                       the kernel lacks, dependencies first; a --module-src module); a module
+                       that does not load ends the run; those loaded are unloaded at the end
   --port-base P        first receiver port (default 5201)
   --qdisc Q            the bottleneck's queue: bfifo (default), pfifo, red, codel, fq_codel, each
                        holding at most --buffer bytes (lib/bottleneck.sh's tb_aqm: RED's thresholds)

@@ -200,7 +200,8 @@ def stub_tree(root, runner):
     shell script body; --dry-run, screen.sh's option check, always passes)."""
     for rel in ("testbed/screen.sh", "testbed/analyze.py", "testbed/lib/slurm.sh",
                 "testbed/lib/screen_usage.sh", "testbed/lib/screen_keys.sh",
-                "testbed/lib/screen_jobs.sh", "scripts/lib/common.sh", "scripts/lib/module.sh", "Makefile", "Kbuild"):
+                "testbed/lib/screen_jobs.sh", "testbed/lib/module_src.sh", "scripts/lib/common.sh",
+                "scripts/lib/module.sh", "Makefile", "Kbuild"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes((REPO / rel).read_bytes())
     (root / "testbed/screen.sh").chmod(0o755)
