@@ -5,6 +5,7 @@ its table and draw its figure. A tutorial whose commands no longer work fails he
 
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -30,6 +31,7 @@ def short_form(script, tmp):
     """The script with one seed, short runs and tmp for /tmp."""
     script = script.replace("--seeds 1,2,3", "--seeds 1")
     script = script.replace("--duration 120 --warmup 40", "--duration 12 --warmup 4")
+    script = script.replace("--duration 60", "--duration 10")
     return script.replace("/tmp/", f"{tmp}/")
 
 
@@ -44,3 +46,15 @@ def test_the_tutorial_s_cubic_screen_gives_its_table_and_figure(uml_kernel, tmp_
     assert table and all(c in table[0] for c in ("fair", "bbr", "cubic2")), p.stdout[-2000:]
     assert {row.split("|")[1].strip() for row in table[2:]} == {"c1", "c5", "c20"}
     assert (tmp_path / "vs-cubic" / "shares.png").stat().st_size > 1000
+
+
+def test_the_tutorial_s_own_cc_runs_against_cubic(uml_kernel, tmp_path):
+    script = short_form(section_script("Your own congestion control against CUBIC"), tmp_path)
+    assert "--module-src examples/cc" in script and "--duration 10" in script, script
+    p = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=REPO,
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    s = json.loads((tmp_path / "mine" / "summary.json").read_text())
+    assert [r["cc"] for r in s["aggregate"]] == ["example+cubic", "cubic+cubic"]
+    ex = s["aggregate"][0]["class_share_mean"]
+    assert len(ex) == 2 and all(x > 0.05 for x in ex), ex  # both flows carried traffic
