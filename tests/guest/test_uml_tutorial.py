@@ -35,25 +35,29 @@ def short_form(script, tmp):
     return script.replace("/tmp/", f"{tmp}/")
 
 
-def test_the_tutorial_s_cubic_screen_gives_its_table_and_figure(uml_kernel, tmp_path):
-    script = short_form(section_script("bbr_a_fair against CUBIC at three buffers"), tmp_path)
-    assert "--seeds 1 " in script and "--duration 12" in script, script
+def run_section(title, tmp, must_have):
+    """Runs the short form of the section's script; returns its stdout."""
+    script = short_form(section_script(title), tmp)
+    assert all(s in script for s in must_have), script
     p = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=REPO,
                        capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    return p.stdout
+
+
+def test_the_tutorial_s_cubic_screen_gives_its_table_and_figure(uml_kernel, tmp_path):
+    out = run_section("bbr_a_fair against CUBIC at three buffers", tmp_path,
+                      ("--seeds 1 ", "--duration 12"))
     # plot.py --table's markdown: a row per scenario, a column per configuration
-    table = [line for line in p.stdout.splitlines() if line.startswith("|")]
-    assert table and all(c in table[0] for c in ("fair", "bbr", "cubic2")), p.stdout[-2000:]
+    table = [line for line in out.splitlines() if line.startswith("|")]
+    assert table and all(c in table[0] for c in ("fair", "bbr", "cubic2")), out[-2000:]
     assert {row.split("|")[1].strip() for row in table[2:]} == {"c1", "c5", "c20"}
     assert (tmp_path / "vs-cubic" / "shares.png").stat().st_size > 1000
 
 
 def test_the_tutorial_s_own_cc_runs_against_cubic(uml_kernel, tmp_path):
-    script = short_form(section_script("Your own congestion control against CUBIC"), tmp_path)
-    assert "--module-src examples/cc" in script and "--duration 10" in script, script
-    p = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=REPO,
-                       capture_output=True, text=True, timeout=900)
-    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    run_section("Your own congestion control against CUBIC", tmp_path,
+                ("--module-src examples/cc", "--duration 10"))
     s = json.loads((tmp_path / "mine" / "summary.json").read_text())
     assert [r["cc"] for r in s["aggregate"]] == ["example+cubic", "cubic+cubic"]
     ex = s["aggregate"][0]["class_share_mean"]
