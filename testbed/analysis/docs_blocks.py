@@ -579,17 +579,6 @@ AVG_ROWS = [  # (scenario, label, [(source, config)])
     ("b0.2", "10 vs 50 ms, 0.2 BDP", [("o6", "avgs6"), ("o6", "fl6")])]
 
 
-def where_rows(cfg):
-    """bbr and bbr_a from the 30 s grid of 0.4.0 (bbr_a unchanged since), bbr_a_fair's runs
-    of config cfg (the current defaults' values) at the same points."""
-    rows = []
-    for s, label in WHERE:
-        rows += [([cc, label], {"src": "g", "config": cc, "scenario": s})
-                 for cc in ("bbr", "bbr_a")]
-        rows.append((["bbr_a_fair", label], {"src": "p", "config": cfg, "scenario": s}))
-    return rows
-
-
 FIGS = (4, 5, 6, 7, 8)
 CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv",
           "f": "docs/results/client-uml/summary-tcpflow-1770b9c.json"}
@@ -670,8 +659,11 @@ def _spread(x, digits):
 
 BLOCKS = {
     # README.md, "Where it stands"
-    "readme-where-it-stands": screen_rows({**GRID30, "p": V0230_RUNS[1]["own"][0]},
-                                          where_rows("def")),
+    "readme-where-it-stands": screen_rows(
+        {"p": "docs/results/coexistence-uml/v0241/own-30s/screen_runs.csv"},
+        [([cc, label], {"src": "p", "config": cfg, "scenario": s})
+         for s, label in WHERE[:2] for cc, cfg in (("bbr", "bbr"), ("bbr_a", "abbr"),
+                                               ("bbr_a_fair", "def"))]),
     # docs/results.md: the current rules (0.23.0's runs, which later releases repeat)
     "results-own": Table({"p": V0230_RUNS[1]["own"][0]}, ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
