@@ -38,7 +38,9 @@ class Col:
     (rows of a per-run file that a mean does not describe: a range, a value per repetition).
     sel narrows the row's runs (src, config, scenario, or any column of the file); a src
     that is a dict maps the row's src to the column's (the same column over two sources,
-    a row's kind of runs picking the pair: one kernel's own-kind or CUBIC screen)."""
+    a row's kind of runs picking the pair: one kernel's own-kind or CUBIC screen); any other
+    value that is a function maps the row's value of that key to the column's (a row per
+    path condition, a column per buffer: scenario=lambda c: f"{c}-b5")."""
 
     def __init__(self, header, metric=None, digits=3, scale=1, ci=True, text=None, note=None,
                  extreme=None, fn=None, **sel):
@@ -151,6 +153,7 @@ def render(name, table, repo=REPO):
             key = {**sel, **c.sel}
             if isinstance(key["src"], dict):
                 key["src"] = key["src"][sel["src"]]
+            key.update({k: v(sel.get(k)) for k, v in c.sel.items() if callable(v)})
             if c.text is not None:  # computed from the whole source: all its rows count
                 items.append(c.text(key))
                 used[key["src"]].update((id(r), r) for r in data[key["src"]])

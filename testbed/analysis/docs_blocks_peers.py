@@ -5,6 +5,7 @@ BLOCKS; this module imports nothing from it."""
 import os
 
 from .docs import REPO, Col, Table
+from .docs_blocks_paths import COND, CONDITIONS
 from .tables import load_runs, mean_ci95, values
 
 PEERS = "docs/results/peers-uml"
@@ -104,6 +105,20 @@ ORDER_POINTS = (("o20-b1", "20 ms", "1"), ("o20-b2", "20 ms", "2"), ("o20-b5", "
 FAIR_FIRST, V3_FIRST = "bbr_a_fair+bbr3", "bbr3+bbr_a_fair"
 
 
+# bbr3 under the changing-paths conditions (testbed/scenarios/path-conditions.ini, own kind,
+# 10 vs 50 ms), beside bbr_a_fair's runs of docs/paths.md's blocks
+CONDS = {"f": COND["c"], "v3": f"{PEERS}/conditions-bbr3"}
+CONDS_COLS = [Col(f"{header}, {label} at {b} BDP", metric, digits, src=src, config=cfg,
+                  scenario=lambda c, b=b: f"{c}-b{b}")
+              for header, metric, digits, buffers, labels in (
+                  ("Jain", "jain", 3, ("5", "0.5"), ("bbr3", "bbr_a_fair")),
+                  ("queue ms", "qdelay_mean_ms", 1, ("5",), ("bbr3", "bbr_a_fair")),
+                  ("utilisation", "utilization", 3, ("5",), ("bbr3",)))
+              for b in buffers
+              for label, src, cfg in (("bbr3", "v3", "bbr3"), ("bbr_a_fair", "f", "bbr_a_fair"))
+              if label in labels]
+
+
 KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
            "UML 6.1.192")
 
@@ -189,6 +204,13 @@ PEERS_BLOCKS = {
              "starts at 0 s, the other at 10 s (testbed/scenarios/peer-order.ini); share: "
              "bbr_a_fair's of the two flows' throughput; worst Jain: the lowest run of both "
              "orders; both flows ran on the UML 6.12.117 kernel with the BBRv3 patch"),
+    "peers-conditions": Table(CONDS, ["path"], [([label], {"src": "v3", "scenario": c})
+                                                for c, label in CONDITIONS], CONDS_COLS,
+        what="mean +- 95 % CI half-width over the seeds, bbr3's 1..5, bbr_a_fair's 1..3; two "
+             "flows of one cc, one at 10 ms and one at 50 ms, 100 Mbit/s, 60 s measured from "
+             "20 s (testbed/scenarios/path-conditions.ini); queue: the sampler's mean queueing "
+             "delay; bbr_a_fair's runs are docs/paths.md's (tcp_bbr_a 0.22.0 on UML 6.1.192), "
+             "bbr3's ran on the UML 6.12.117 kernel with the BBRv3 patch", seed_notes=False),
     "peers-coexist": Table(COEXIST, ["buffer, BDP"], [
         ([b], {"scenario": f"b{b}"}) for b in COEXIST_BDP], [
         *(Col(f"{cc}'s share %", "share0", 1, 100, src=src, config=cfg)

@@ -201,6 +201,22 @@ def test_a_column_s_src_may_follow_the_row_s(tmp_path):
         assert f"`docs/results/{k}.csv` (1 runs)" in lines[-1], lines[-1]
 
 
+def test_a_column_s_selection_may_be_a_function_of_the_row_s(tmp_path):
+    """Col(scenario=f): the column reads the runs whose scenario is f of the row's (a row per
+    path condition, a column per buffer), and the provenance line counts only those."""
+    (tmp_path / "docs/results").mkdir(parents=True)
+    (tmp_path / "docs/results/c.csv").write_text(
+        "config,scenario,seed,jain\nx,clean-b5,1,0.9\nx,clean-b0.5,1,0.8\n"
+        "x,jitter-b5,1,0.7\nx,jitter-b0.5,1,0.6\nx,other-b5,1,0.1\n")
+    table = docs.Table({"c": "docs/results/c.csv"}, ["path"],
+                       [([c], {"src": "c", "config": "x", "scenario": c}) for c in ("clean", "jitter")],
+                       [docs.Col(b, "jain", scenario=lambda c, b=b: f"{c}-b{b}") for b in ("5", "0.5")],
+                       what="x")
+    lines = docs.render("t", table, repo=str(tmp_path))
+    assert lines[2:4] == ["| clean | 0.900 | 0.800 |", "| jitter | 0.700 | 0.600 |"], lines
+    assert "`docs/results/c.csv` (4 runs)" in lines[-1], lines[-1]
+
+
 def test_a_table_names_what_its_rows_are(tmp_path):
     """Table(unit=...): a file whose rows are not runs (a dips file) says so in the
     provenance line."""

@@ -29,7 +29,7 @@ def test_cells_without_results_are_a_dash():
 
 def test_the_peer_blocks_are_registered():
     names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist",
-             "peers-plain612", "peers-order"}
+             "peers-plain612", "peers-order", "peers-conditions"}
     assert names <= set(docs_blocks.BLOCKS)
 
 
@@ -55,3 +55,21 @@ def test_the_order_block_reads_bbr_a_fairs_share_in_either_order():
 def test_the_order_block_has_every_point_of_its_file():
     ini = REPO / "testbed" / "scenarios" / "peer-order.ini"
     assert [s for s, _, _ in peers.ORDER_POINTS] == scenario_file.points(str(ini))
+
+
+def test_the_conditions_block_has_every_point_of_its_file():
+    # its rows and buffers read every point of path-conditions.ini, and bbr_a_fair's runs
+    # are those of docs/paths.md's blocks
+    ini = REPO / "testbed" / "scenarios" / "path-conditions.ini"
+    table = docs_blocks.BLOCKS["peers-conditions"]
+    read = {c.sel["scenario"](sel["scenario"]) for _, sel in table.rows for c in table.cols}
+    assert read == set(scenario_file.points(str(ini)))
+    assert peers.CONDS["f"] == docs_blocks.BLOCKS["paths-conditions-b5"].sources["c"]
+    # the footnote names the seeds, not the cells (seed_notes off): every cell has them all
+    runs = {k: load_runs(str(REPO / path)) for k, path in table.sources.items()}
+    for _, sel in table.rows:
+        for c in table.cols:
+            rs = [r for r in runs[c.sel["src"]] if r["config"] == c.sel["config"]
+                  and r["scenario"] == c.sel["scenario"](sel["scenario"])]
+            want = {"v3": {"1", "2", "3", "4", "5"}, "f": {"1", "2", "3"}}[c.sel["src"]]
+            assert {r["seed"] for r in rs if not r["problems"]} == want, (c.header, sel)
