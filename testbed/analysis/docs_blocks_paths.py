@@ -74,6 +74,19 @@ def many_hosts_table():
              "wall clock")
 
 
+def route_loss_table():
+    """The route change on a lossy link beside the same paths from the start."""
+    return Table({"l": f"{PATHS}/route-loss"}, ["paths", "cc"], [
+        ([what, cc], {"src": "l", "scenario": pt, "config": cc})
+        for pt, what in (("up15-loss", "10 -> 25 ms at 20 s"), ("static-25-loss", "25 / 50 ms from the start"))
+        for cc in ("bbr_a_fair", "bbr")],
+        [Col("runs", "runs"), Col("Jain", "jain", 3), Col("worst Jain", "jain", 3, extreme="min"),
+         Col("the 10 (25) ms flow, Mbit/s", "tput0", 1), Col("utilisation", "utilization", 3)],
+        what="mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
+             "buffer of the starting paths, 0.5 % random loss after the bottleneck, measured "
+             "over 50..119 s")
+
+
 COND = {"c": f"{PATHS}/conditions", "x": f"{PATHS}/conditions-cubic"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
@@ -135,6 +148,7 @@ def cellular_table():
 
 
 PATHS_BLOCKS = {
+    "paths-route-loss": route_loss_table(),
     "paths-hosts": hosts_table(),
     "paths-hosts-many": many_hosts_table(),
     "paths-conditions-b5": own_conditions(5),
