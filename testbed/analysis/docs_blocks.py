@@ -664,8 +664,9 @@ BLOCKS = {
         [([cc, label], {"src": "p", "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg in (("bbr", "bbr"), ("bbr_a", "abbr"),
                                                ("bbr_a_fair", "def"))]),
-    # docs/results.md: the current rules (0.23.0's runs, which later releases repeat)
-    "results-own": Table({"p": V0230_RUNS[1]["own"][0]}, ["scenario"], [
+    # docs/results.md: the current release's runs
+    "results-own": Table({"p": "docs/results/coexistence-uml/v0241/own-30s/screen_runs.csv"},
+                         ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("retransmitted %", "retrans_rate", 2, 100),
