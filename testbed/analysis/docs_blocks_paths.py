@@ -2,6 +2,7 @@
 (testbed/scenarios/route-change*.ini, run by screen.sh into docs/results/paths-uml/).
 docs_blocks.py adds PATHS_BLOCKS to its BLOCKS; this module imports nothing from it."""
 from .docs import Col, Table
+from .tables import values
 
 PATHS = "docs/results/paths-uml"
 ROUTE = {"v": f"{PATHS}/route-v0230", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
@@ -151,10 +152,11 @@ CELL_ATT = {"a": f"{PATHS}/cellular-att-v0241"}
 
 
 def per_seed(metric, digits):
-    """A cell function: the metric of each run that is a result, in the order of its seed."""
+    """A cell function: the metric of each run (Col's fn gets the runs that are results),
+    in the order of its seed."""
     def cell(runs):
-        good = sorted((r for r in runs if not r["problems"]), key=lambda r: int(r["seed"]))
-        return ", ".join(f"{float(r[metric]):.{digits}f}" for r in good) or "-"
+        xs = values(sorted(runs, key=lambda r: int(r["seed"])), metric)
+        return ", ".join(f"{x:.{digits}f}" for x in xs if x is not None) or "-"
     return cell
 
 
