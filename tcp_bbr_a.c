@@ -278,6 +278,7 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 static __always_inline u32 bbr_hook_probe_bw_gain(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  const struct rate_sample *rs,
+						  u8 *why,
 						  const enum bbr_algo algo);
 static __always_inline u32 bbr_hook_pacing_gain(struct sock *sk,
 						const struct bbr_ctx *c,
@@ -1088,41 +1089,46 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
  * the phase's gain, which the phase logic reads; the algorithm may pace at
  * another in the first round of recovery (bbr_hook_pacing_gain()).
  */
-static __always_inline void bbr_update_gains(struct sock *sk,
+static __always_inline bool bbr_update_gains(struct sock *sk,
 					     const struct bbr_ctx *c,
 					     const struct rate_sample *rs,
 					     const enum bbr_algo algo)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	u32 gain;
+	u8 why = BBR_WHY_FIXED;
+	u32 gain, cwnd_gain;
+	bool changed;
 
-	bbr->gain_why = BBR_WHY_FIXED;
 	switch (bbr->mode) {
 	case BBR_STARTUP:
 		gain = bbr_high_gain;
-		bbr->cwnd_gain = bbr_high_gain;
+		cwnd_gain = bbr_high_gain;
 		break;
 	case BBR_DRAIN:
 		gain = bbr_drain_gain;
-		bbr->cwnd_gain = bbr_high_gain;
+		cwnd_gain = bbr_high_gain;
 		break;
 	case BBR_PROBE_BW:
 		if (bbr->lt_use_bw) {
 			gain = BBR_UNIT;
-			bbr->gain_why = BBR_WHY_LT_BW;
+			why = BBR_WHY_LT_BW;
 		} else {
-			gain = bbr_hook_probe_bw_gain(sk, c, rs, algo);
+			gain = bbr_hook_probe_bw_gain(sk, c, rs, &why, algo);
 		}
-		bbr->cwnd_gain = bbr_cwnd_gain;
+		cwnd_gain = bbr_cwnd_gain;
 		break;
 	default:	/* BBR_PROBE_RTT */
 		gain = BBR_UNIT;
-		bbr->cwnd_gain = BBR_UNIT;
+		cwnd_gain = BBR_UNIT;
 		break;
 	}
-	bbr->pacing_gain = gain;
 	if (bbr_hook_pacing_gain(sk, c, gain, algo) != gain)
-		bbr->gain_why = BBR_WHY_RECOVERY;
+		why = BBR_WHY_RECOVERY;
+	changed = why != bbr->gain_why;
+	bbr->pacing_gain = gain;
+	bbr->cwnd_gain = cwnd_gain;
+	bbr->gain_why = why;
+	return changed;
 }
 
 /* What a bbr_a_gain event reports on: its field ev. */
@@ -1139,8 +1145,8 @@ enum bbr_ev {
  * again: a context whose address left bbr_main() would stay in memory
  * there, zeroed on every ACK where the kernel initialises the stack.
  */
-static noinline void bbr_trace_gain_event(struct sock *sk, s32 rtt_us, u8 ev,
-					  const enum bbr_algo algo)
+static noinline __cold void bbr_trace_gain_event(struct sock *sk, s32 rtt_us,
+						 u8 ev, const enum bbr_algo algo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct bbr *bbr = inet_csk_ca(sk);
@@ -1170,20 +1176,18 @@ static noinline void bbr_trace_gain_event(struct sock *sk, s32 rtt_us, u8 ev,
 
 /*
  * A bbr_a_gain event: on an ACK, one per packet-timed round and one when the
- * reason for the gain changes; at an RTO or an idle restart, always (rtt_us
- * -1). While the tracepoint is off, one test of its key (a patched jump
- * where the kernel has jump labels): tracepoint_enabled() is inlined where
+ * reason for the gain changes (report); at an RTO or an idle restart,
+ * always (rtt_us -1). The tracepoint's key (a patched jump where the kernel
+ * has jump labels, a load where it has not, as UML) is tested only when
+ * there is something to report: tracepoint_enabled() is inlined where
  * trace_bbr_a_gain_enabled() may be left a call.
  */
 static __always_inline void bbr_trace_gain(struct sock *sk,
 					   const struct bbr_ctx *c,
-					   u8 ev, u8 prev_why,
+					   u8 ev, bool report,
 					   const enum bbr_algo algo)
 {
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	if (!tracepoint_enabled(bbr_a_gain) ||
-	    (ev == BBR_EV_ACK && !bbr->round_start && bbr->gain_why == prev_why))
+	if (likely(!report) || !tracepoint_enabled(bbr_a_gain))
 		return;
 	bbr_trace_gain_event(sk, c->rtt_us, ev, algo);
 }
@@ -1194,7 +1198,7 @@ static __always_inline void bbr_update_model(struct sock *sk,
 					     const enum bbr_algo algo)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u8 prev_why = bbr->gain_why;	/* bbr_trace_gain() reports a change */
+	bool changed;
 
 	bbr_update_bw(sk, c, rs, algo);
 	bbr_hook_on_ack(sk, c, rs, algo);
@@ -1203,8 +1207,8 @@ static __always_inline void bbr_update_model(struct sock *sk,
 	bbr_check_full_bw_reached(sk, rs);
 	bbr_check_drain(sk, c, algo);
 	bbr_update_min_rtt(sk, c, rs, algo);
-	bbr_update_gains(sk, c, rs, algo);
-	bbr_trace_gain(sk, c, BBR_EV_ACK, prev_why, algo);
+	changed = bbr_update_gains(sk, c, rs, algo);
+	bbr_trace_gain(sk, c, BBR_EV_ACK, changed || bbr->round_start, algo);
 }
 
 /* Called on every ACK with the rate sample it produced. */
@@ -1347,7 +1351,7 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 	} else if (bbr->mode == BBR_PROBE_RTT) {
 		bbr_check_probe_rtt_done(sk, &c, algo);
 	}
-	bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, bbr->gain_why, algo);
+	bbr_trace_gain(sk, &c, BBR_EV_IDLE_RESTART, true, algo);
 }
 
 /*
@@ -1373,7 +1377,7 @@ static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 	bbr->full_bw = 0;
 	bbr->round_start = 1;
 	bbr_lt_bw_sampling(sk, &rs);
-	bbr_trace_gain(sk, &c, BBR_EV_RTO, bbr->gain_why, algo);
+	bbr_trace_gain(sk, &c, BBR_EV_RTO, true, algo);
 }
 
 /* ========================================================================
@@ -1475,15 +1479,16 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 static __always_inline u32 bbr_hook_probe_bw_gain(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  const struct rate_sample *rs,
+						  u8 *why,
 						  const enum bbr_algo algo)
 {
 	const struct bbr *bbr = inet_csk_ca(sk);
 
 	switch (algo) {
 	case BBR_ALGO_A:
-		return bbr_a_probe_bw_gain(sk, c, rs);
+		return bbr_a_probe_bw_gain(sk, c, rs, why);
 	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_probe_bw_gain(sk, c, rs);
+		return bbr_a_fair_probe_bw_gain(sk, c, rs, why);
 	default:
 		return bbr_cycle_gain[bbr->cycle_idx];
 	}

@@ -234,10 +234,11 @@ static u32 bbr_a_phi_rtt(struct sock *sk, const struct rate_sample *rs)
  */
 static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 					       const struct bbr_ctx *c,
-					       const struct rate_sample *rs)
+					       const struct rate_sample *rs,
+					       u8 *why)
 {
 	const struct bbr_a_params *p = bbr_a_params(c);
-	struct bbr *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_state *a = bbr_a_state(sk);
 	u32 rtt_us, level, thresh;
 	bool queued, lossy;
@@ -250,20 +251,20 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 
 	if (bbr->cycle_idx == 0) {
 		if (level < thresh || !p->probe_up_hold) {
-			bbr->gain_why = BBR_WHY_PROBE;
+			*why = BBR_WHY_PROBE;
 			return bbr_a_gain_up(rtt_us, a->rtt_max_us);
 		}
-		bbr->gain_why = BBR_WHY_HOLD;
+		*why = BBR_WHY_HOLD;
 		return BBR_UNIT;
 	}
 
 	queued = level > thresh;
 	lossy = bbr_a_loss_round_lossy(sk, &a->loss, a->lossy, p->loss_thresh);
 	if (p->probe_down_and ? queued && lossy : queued || lossy) {
-		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
+		*why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, a->rtt_max_us);
 	}
-	bbr->gain_why = BBR_WHY_CRUISE;
+	*why = BBR_WHY_CRUISE;
 	return BBR_UNIT;
 }
 

@@ -825,10 +825,11 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
  */
 static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 						    const struct bbr_ctx *c,
-						    const struct rate_sample *rs)
+						    const struct rate_sample *rs,
+						    u8 *why)
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
-	struct bbr *bbr = inet_csk_ca(sk);
+	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt_us, rtt_max;
 	bool queued;
@@ -842,16 +843,16 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	bbr_a_queue_phi(&rtt_us, &rtt_max, bbr->min_rtt_us);
 
 	if (bbr->cycle_idx == 0) {
-		bbr->gain_why = BBR_WHY_PROBE;
+		*why = BBR_WHY_PROBE;
 		return bbr_a_gain_up(rtt_us, rtt_max);
 	}
 
 	if (queued ||
 	    bbr_a_loss_round_lossy(sk, &f->loss, f->lossy, p->loss_thresh)) {
-		bbr->gain_why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
+		*why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
-	bbr->gain_why = BBR_WHY_CRUISE;
+	*why = BBR_WHY_CRUISE;
 	return BBR_UNIT;
 }
 
