@@ -1475,7 +1475,11 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 	}
 }
 
-/* The gain for this PROBE_BW phase (not pacing at a policer's rate). */
+/*
+ * The gain for this PROBE_BW phase (not pacing at a policer's rate); the
+ * algorithm's reason for it in *why (enum bbr_why), left BBR_WHY_FIXED if
+ * it keeps BBRv1's gain.
+ */
 static __always_inline u32 bbr_hook_probe_bw_gain(struct sock *sk,
 						  const struct bbr_ctx *c,
 						  const struct rate_sample *rs,

@@ -229,7 +229,7 @@ static u32 bbr_a_phi_rtt(struct sock *sk, const struct rate_sample *rs)
 
 /*
  * Pacing gain for PROBE_BW phase cycle_idx, recomputed on every ACK, and the
- * reason for it in gain_why. Phases 2..7, adaptive=0, and a flow without an
+ * reason for it in *why. Phases 2..7, adaptive=0, and a flow without an
  * RTT sample get BBRv1's gains.
  */
 static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
