@@ -53,7 +53,9 @@
  *    cut comes off the cwnd target's queue
  *    allowance instead, the same number of packets for flows at the same
  *    rate, and the pacing rate stays the model's, so that the buffer
- *    stays busy after a cut;
+ *    stays busy after a cut. The law is read once per packet-timed round,
+ *    at its end, and at each cut, as a window-based flow grows its window
+ *    once per RTT: the bound holds still within a round;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
  *    drains the queue when only BBR-like flows share it (their PROBE_RTTs
  *    synchronise). If the lowest RTT of fair_compete_dips dips in a row is
@@ -78,6 +80,14 @@
  *    would be worth several CUBIC flows against many of them. A lossy
  *    round inside a recovery whose cut is over two srtts old cuts the
  *    bound again: TCP starts no new recovery while losses go on.
+ *
+ * On a path whose RTT spreads (jitter), min_rtt is the spread's floor, and
+ * a cwnd target sized by it runs out of packets while late ACKs are on
+ * their way; a loss-based competitor fills what it leaves. Each PROBE_RTT
+ * hold measures the spread (its mean RTT above its lowest), and above the
+ * 2 ms a flow's own queue makes, the aggregation budget makes room for bw
+ * times the excess, where BBRv1's own ACK-aggregation estimate does not
+ * already cover it (bbr_a_fair_cwnd_budgets).
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
  * quarters) rather than 4 packets: the dip still drains the flow's own
@@ -152,18 +162,26 @@ struct bbr_a_fair_params {
  * bbr_a_fair's socket state, after the core's; bbr->priv16 holds the trusted
  * path RTT the competitor test uses (bbr_a_compete_base), bbr->priv2 the
  * PROBE_RTTs since the buffer last dropped, at most 3, and row_floor the
- * row's floor (struct bbr_a_compete). rtt_max_stamp keeps 16 bits of
+ * row's floor (struct bbr_a_compete). The loss round is the core's
+ * packet-timed round (bbr->next_rtt_delivered), which bbr_a_fair's round
+ * end also restarts at an RTO: only tp->lost at its start is kept here.
+ * rtt_max_stamp keeps 16 bits of
  * jiffies: a window over 32 s old (at HZ 1000) may read as recent, and
  * rtt_max then fades one window later. dips counts to 3
  * at most, the maximum of fair_compete_dips and fair_compete_clear_dips:
  * raising those needs a wider field.
  */
 struct bbr_a_fair_state {
-	struct bbr_a_loss_round loss;
+	u32	round_lost;		/* tp->lost when the round began */
 	u32	rtt_max_us;		/* fading max RTT sample; 0: none */
 	u16	rtt_max_stamp;		/* jiffies, low 16 bits: its window began */
 	u16	row_floor;		/* bbr_a_compete's row, as priv16 */
-	u32	hi_max;			/* bw before the last cut, BW_UNIT */
+	u16	hi_max;			/* bw before the last cut, rate16 */
+	u16	hi_now;			/* the bound this round, rate16 */
+	u16	hold_us;		/* PROBE_RTT hold's mean RTT above
+					 * tcp_min_rtt, us; 0: no sample yet
+					 */
+	u16	spread_us;		/* RTT spread of the holds, us */
 	u32	hi_stamp;		/* jiffies of the last cut */
 	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
 		hi_valid:1,		/* a bound is in force */
@@ -228,7 +246,7 @@ static __always_inline void bbr_a_fair_init_state(struct sock *sk)
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
 
-	bbr_a_loss_round_start(sk, &f->loss);
+	f->round_lost = tcp_sk(sk)->lost;
 	f->rtt_max_stamp = (u16)tcp_jiffies32;
 	f->row_floor = BBR_A_BASE_NONE;
 	bbr->priv16 = BBR_A_BASE_NONE;
@@ -294,36 +312,22 @@ static __always_inline u32 bbr_a_fair_beta(bool compete)
 }
 
 /*
- * Has the bound's law run its course (when bbr_a_cubic_bound gives 0)? A
- * test of time only, for every ACK.
- */
-static __always_inline bool bbr_a_fair_expired(const struct sock *sk)
-{
-	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-
-	if (!f->hi_valid)
-		return false;
-	return bbr_a_cubic_expired(jiffies_to_msecs(tcp_jiffies32 -
-						    f->hi_stamp), f->hi_k_ms);
-}
-
-/*
- * The bound on bw now: CUBIC's law since the last cut, or its Reno-friendly
+ * The bound's law now: CUBIC's law since the last cut, or its Reno-friendly
  * estimate if higher (at small windows CUBIC grows as fast as Reno would);
  * 0: none, or expired. The law keeps the beta and the kind of RTT (the
  * competing law's or the common one) it began with when the competitor flag
  * changes: K was computed with them, and the bound would step if the law
- * ran on with others. The RTT itself is read again at every ACK, as srtt
- * moves.
+ * ran on with others. The RTT itself is srtt as it is when the law is read.
  */
-static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
+static __always_inline u32 bbr_a_fair_law(const struct sock *sk)
 {
 	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 t_ms;
+	u32 t_ms, x_max;
 
 	if (!f->hi_valid)
 		return 0;
 	t_ms = jiffies_to_msecs(tcp_jiffies32 - f->hi_stamp);
+	x_max = bbr_a_rate16_get(f->hi_max);
 	/*
 	 * Each law with its constants, for divisions by constants; the
 	 * competing law's RTT is never below its common base
@@ -331,13 +335,28 @@ static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
 	 */
 	BUILD_BUG_ON(!bbr_a_fair_compete_rtt_us || !bbr_a_fair_hi_rtt_us);
 	if (f->hi_compete)
-		return bbr_a_law_bound(f->hi_max, t_ms, f->hi_k_ms,
+		return bbr_a_law_bound(x_max, t_ms, f->hi_k_ms,
 				       bbr_a_fair_compete_beta_pm,
 				       bbr_a_fair_law_rtt(sk, true),
 				       bbr_a_fair_compete_rtt_us);
-	return bbr_a_law_bound(f->hi_max, t_ms, f->hi_k_ms,
+	return bbr_a_law_bound(x_max, t_ms, f->hi_k_ms,
 			       bbr_a_fair_hi_beta_pm, bbr_a_fair_hi_rtt_us,
 			       bbr_a_fair_hi_rtt_us);
+}
+
+/*
+ * The bound on bw, BW_UNIT; 0: none. The law is read once per packet-timed
+ * round (bbr_a_fair_bound_round) and at each new epoch, not on every ACK:
+ * its cube, its divisions and srtt's square cost several times what the
+ * rest of an ACK does, and a window-based flow's CUBIC law grows its window
+ * once per RTT too. Within a round the bound holds still, so it lags the law
+ * by at most one round.
+ */
+static __always_inline u32 bbr_a_fair_bound(const struct sock *sk)
+{
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+
+	return f->hi_valid ? bbr_a_rate16_get(f->hi_now) : 0;
 }
 
 /*
@@ -401,13 +420,39 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
 	w = (u64)x * bbr_a_fair_law_rtt(sk, compete) >> BW_SCALE;
 	k = clamp_t(u64, bbr_a_cbrt(w * bbr_a_fair_beta(compete) * 2500000),
 		    1, BBR_A_FAIR_HI_K_MAX);
-	f->hi_max = x;
+	f->hi_max = bbr_a_rate16_of(x);
 	f->hi_k_ms = k;
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
 	f->hi_valid = 1;
 	f->hi_compete = compete;
 	f->hi_shallow = 0;
+	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
 	bbr->priv1 = 0;
+}
+
+/*
+ * A round ends: the bound takes the law's value for the round to come. An
+ * expired law is dropped, or, while competing, goes on from its end, at
+ * most twice the bw the flow delivered and at least its last maximum
+ * (bbr_a_cubic_continue).
+ */
+static __always_inline void bbr_a_fair_bound_round(struct sock *sk)
+{
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 x;
+
+	if (!f->hi_valid)
+		return;
+	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
+	if (f->hi_now)
+		return;
+	f->hi_valid = 0;
+	if (!f->compete)
+		return;
+	x = bbr_a_cubic_continue(bbr_a_rate16_get(f->hi_max),
+				 bbr_a_fair_beta(f->hi_compete), bbr_bw(sk));
+	if (x)
+		bbr_a_fair_epoch(sk, x, true);
 }
 
 /*
@@ -440,11 +485,20 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 lost = tcp_sk(sk)->lost - f->loss.lost;
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 lost = tp->lost - f->round_lost;
 	u32 x;
 
-	f->lossy = bbr_a_loss_round_end(sk, &f->loss, f->lossy,
-					p->loss_thresh);
+	f->lossy = bbr_a_round_lossy(f->lossy, lost,
+				     tp->delivered - bbr->next_rtt_delivered,
+				     p->loss_thresh);
+	f->round_lost = tp->lost;
+	/*
+	 * The next round starts now, as the core starts it at its other round
+	 * ends; at an RTO (bbr_set_state) the core leaves that to its algorithm.
+	 */
+	bbr->next_rtt_delivered = tp->delivered;
+	bbr_a_fair_bound_round(sk);
 	if (f->lossy && bbr->mode == BBR_STARTUP)
 		bbr_a_fair_startup_lossy(sk, lost);
 	if (!f->lossy || !f->compete || !f->hi_valid ||
@@ -576,7 +630,7 @@ static __always_inline void bbr_a_fair_undo(struct sock *sk,
 
 	bbr->priv2 = BBR_A_DIPS_MAX;
 	if (bbr->priv1 && f->hi_valid)
-		bbr_a_fair_epoch(sk, f->hi_max, true);
+		bbr_a_fair_epoch(sk, bbr_a_rate16_get(f->hi_max), true);
 	bbr->priv1 = 0;
 }
 
@@ -610,7 +664,20 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	};
 	struct bbr_a_fair_event_params e;
 	bool was = f->compete;
+	u32 dip, spread;
 
+	/*
+	 * The RTT's spread: the hold's mean RTT above its lowest (min_rtt,
+	 * the dip's), halved into the last holds'. The flow's own queue at
+	 * the hold's floor counts in both, so only the path's spread stays.
+	 */
+	if (f->hold_us) {
+		dip = bbr->min_rtt_us - min(bbr->min_rtt_us,
+					    tcp_min_rtt(tcp_sk(sk)));
+		spread = f->hold_us > dip ? f->hold_us - dip : 0;
+		f->spread_us = (f->spread_us + spread) >> 1;
+		f->hold_us = 0;
+	}
 	bbr_a_fair_event_load(&e);
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
@@ -629,7 +696,8 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 		bbr_a_fair_epoch(sk,
 				 bbr_a_compete_start(bbr_bw(sk), bbr->full_bw,
 						     bbr_a_fair_bound(sk),
-						     f->hi_max), false);
+						     bbr_a_rate16_get(f->hi_max)),
+				 false);
 }
 
 /*
@@ -761,6 +829,22 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 }
 
 /*
+ * An RTT sample in PROBE_RTT's hold, at its floor: hold_us, the running
+ * mean of the hold's RTTs above tcp_min_rtt (an EWMA of 1/8, which a hold
+ * of 200 ms at a few packets still fills), in 16 bits.
+ */
+static __always_inline void bbr_a_fair_hold_sample(struct sock *sk, u32 rtt)
+{
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 d = rtt - min(rtt, tcp_min_rtt(tcp_sk(sk)));
+
+	d = clamp_t(u32, d, 1, U16_MAX);
+	if (f->hold_us)
+		d = f->hold_us - (f->hold_us >> 3) + (d >> 3);
+	f->hold_us = max_t(u32, d, 1);
+}
+
+/*
  * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
  * delayed; the average delivery rate's shortfall below
  * the max filter from the first sample of each PROBE_BW round (it spans
@@ -774,7 +858,6 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	bool over, restart;
-	u32 x;
 
 	/*
 	 * The trusted path RTT: a sample not carried by a retransmission,
@@ -784,22 +867,12 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0)
 		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
 
-	/*
-	 * An expired bound is dropped, or, while competing, goes on from the
-	 * law's end, at most twice the bw the flow delivered and at least its
-	 * last maximum (bbr_a_cubic_continue).
-	 */
-	if (unlikely(bbr_a_fair_expired(sk))) {
-		f->hi_valid = 0;
-		if (f->compete) {
-			x = bbr_a_fair_beta(f->hi_compete);
-			x = bbr_a_cubic_continue(f->hi_max, x, bbr_bw(sk));
-			if (x)
-				bbr_a_fair_epoch(sk, x, true);
-		}
-	}
-	if (bbr->mode != BBR_PROBE_BW)
+	if (bbr->mode != BBR_PROBE_BW) {
+		if (bbr->mode == BBR_PROBE_RTT && bbr->probe_rtt_done_stamp &&
+		    rs->rtt_us >= 0 && !rs->is_ack_delayed)
+			bbr_a_fair_hold_sample(sk, rs->rtt_us);
 		return;
+	}
 	if (bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0)
 		f->bw_short = bbr_a_short_next(f->bw_short,
@@ -847,8 +920,10 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 		return bbr_a_gain_up(rtt_us, rtt_max);
 	}
 
-	if (queued ||
-	    bbr_a_loss_round_lossy(sk, &f->loss, f->lossy, p->loss_thresh)) {
+	if (queued || f->lossy ||
+	    bbr_a_loss_rate_high(tcp_sk(sk)->lost - f->round_lost,
+				 tcp_sk(sk)->delivered -
+				 bbr->next_rtt_delivered, p->loss_thresh)) {
 		*why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
@@ -945,6 +1020,18 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
  * allowance, the same for flows at the same rate, is then nearly all its
  * room. Scaled rather than dropped, the budgets do not step where a flow
  * turns slow, which a path that bunches ACKs could make it stay.
+ *
+ * On a path whose RTT spreads (jitter: spread_us, measured in PROBE_RTT's
+ * holds, above bbr_a_fair_queue_us, the spread a flow's own queue makes),
+ * the budget adds bw x that excess: min_rtt is the spread's floor, and a
+ * target sized by it runs out of packets while late ACKs are on their way,
+ * which a loss-based competitor fills. Jitter also bunches ACKs, so BBRv1's
+ * aggregation estimate overlaps this room: the two overlap up to bw x
+ * fair_cwnd_queue_us, the queue allowance's time, which is given back
+ * once. (Fitted: with none given back the flow took more than its share
+ * against CUBIC at 20 Mbit/s and under ACK aggregation; with all of the
+ * smaller one, less at 100 Mbit/s.) A clean path measures under 2 ms,
+ * and its budget is BBRv1's.
  */
 static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 						   const struct bbr_ctx *c,
@@ -952,10 +1039,19 @@ static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	u32 full = bbr_cwnd_budgets(sk, target);
+	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 aggr, jit, both, full;
 
 	if (bbr->mode != BBR_PROBE_BW)
-		return full;
+		return bbr_cwnd_budgets(sk, target);
+	aggr = bbr_ack_aggregation_cwnd(sk);
+	if (unlikely(f->spread_us > bbr_a_fair_queue_us)) {
+		jit = (u64)bw * (f->spread_us - bbr_a_fair_queue_us) >>
+		      BW_SCALE;
+		both = (u64)bw * p->cwnd_queue_us >> BW_SCALE;
+		aggr += jit - min3(jit, aggr, both);
+	}
+	full = bbr_quantization_budget(sk, target + aggr);
 	return target + bbr_a_fair_slow_share(p, full - target, bw);
 }
 
@@ -975,7 +1071,7 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 	u64 hi = bbr_a_fair_bound(sk);
 
 	snap->rtt_max_us = f->rtt_max_us;
-	snap->round_lost = tp->lost - f->loss.lost;
+	snap->round_lost = tp->lost - f->round_lost;
 	snap->lossy = f->lossy;
 	/* a competing flow's bound may grow far past any real rate: no wrap */
 	snap->bw_hi_bps = mul_u64_u32_shr(hi * tp->mss_cache, USEC_PER_SEC * 8,

@@ -192,6 +192,31 @@ static inline u32 bbr_a_isqrt(u64 x)
 }
 
 /*
+ * A rate (BW_UNIT) in 16 bits: a 5-bit exponent and an 11-bit mantissa with
+ * its leading bit implied, rounded down, within 1/2048 of the rate.
+ * Exponent 0 holds rates below 2^11 exactly; exponent e >= 1 holds
+ * (2^11 + mantissa) << (e - 1), up to just under 2^32 (e = 21).
+ */
+static inline u16 bbr_a_rate16_of(u32 x)
+{
+	u32 e;
+
+	if (x < (1U << 11))
+		return (u16)x;
+	e = bbr_a_fls64(x) - 11;	/* 1..21: x >> (e - 1) is 12 bits */
+	return (u16)((e << 11) | ((x >> (e - 1)) & ((1U << 11) - 1)));
+}
+
+static inline u32 bbr_a_rate16_get(u16 v)
+{
+	u32 e = v >> 11, m = v & ((1U << 11) - 1);
+
+	if (!e)
+		return m;
+	return ((1U << 11) | m) << (e - 1);
+}
+
+/*
  * bbr_a_fair's packet allowance for a flow that fills own packets (in
  * 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: pkts while own covers
  * them, else their geometric mean, floor(sqrt(pkts x own)). At equal rates

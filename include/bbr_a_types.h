@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef int32_t s32;
 typedef uint64_t u64;

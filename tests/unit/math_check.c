@@ -261,6 +261,18 @@ int main(int argc, char **argv)
 			printf("%" PRIu32 "\n", bbr_a_isqrt(x));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "rate16")) {
+		uint32_t x;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32, &x) == 1) {
+			u16 v = bbr_a_rate16_of(x);
+
+			printf("%u %" PRIu32 "\n", (unsigned int)v,
+			       bbr_a_rate16_get(v));
+		}
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "pktsrate")) {
 		uint64_t own;
 		uint32_t pkts, shift;

@@ -212,6 +212,32 @@ def test_isqrt_is_the_floor_square_root(build):
     assert got == [str(math.isqrt(x)) for x in xs]
 
 
+def rate16_model(x):
+    """16 bits: exponent e (5 bits), mantissa (11 bits, leading 1 implied for e >= 1)."""
+    if x < 1 << 11:
+        return x, x
+    e = x.bit_length() - 11
+    m = (x >> (e - 1)) & 0x7FF
+    return (e << 11) | m, ((1 << 11) | m) << (e - 1)
+
+
+def test_a_rate_in_16_bits_is_within_1_2048_below_it_and_keeps_order(build):
+    rng = random.Random(16)
+    xs = [0, 1, 2047, 2048, 2049, 4095, 4096, 2**24, 2**32 - 1]
+    xs += [rng.randrange(1 << rng.randrange(1, 33)) for _ in range(5000)]
+    got = run(build(), "rate16", stdin="".join(f"{x}\n" for x in xs))
+    for x, line in zip(xs, got):
+        v, back = map(int, line.split())
+        assert (v, back) == rate16_model(x), x
+        assert v < 1 << 16
+        assert back <= x and (x - back) * 2048 <= x, x
+    # the encoding is monotonic: a larger rate never reads back smaller
+    order = sorted(set(xs))
+    got = run(build(), "rate16", stdin="".join(f"{x}\n" for x in order))
+    backs = [int(line.split()[1]) for line in got]
+    assert backs == sorted(backs)
+
+
 def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     shift = 24
     cases = [(32, 32 << shift), (32, 40 << shift), (32, 8 << shift),  # covered, covered, sqrt(256)
