@@ -88,7 +88,10 @@ def route_loss_table():
              "over 50..119 s")
 
 
-COND = {"c": f"{PATHS}/conditions", "x": f"{PATHS}/conditions-cubic-v0241"}
+# bbr_a_fair's runs on the current release (o, y); the kernel's bbr and cubic, whose packets
+# a release of the module does not change, from the screens of earlier ones (c, x)
+COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0250",
+        "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0250"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
               ("offloads", "offloads on"), ("reverse", "one reverse flow per path"))
@@ -104,10 +107,11 @@ def conditions_table(src, buffer, cols, what, conditions=CONDITIONS):
 def own_conditions(buffer):
     """Against its own kind (10 vs 50 ms): each cc's Jain, bbr_a_fair's utilisation and
     queue, bbr's queue."""
-    return conditions_table("c", buffer, [Col(f"Jain, {cc}", "jain", 3, config=cc)
-                                          for cc in COND_CCS] + [
-        Col("utilisation, bbr_a_fair", "utilization", 3, config="bbr_a_fair"),
-        Col("queue ms, bbr_a_fair", "qdelay_mean_ms", 1, config="bbr_a_fair"),
+    return conditions_table("c", buffer, [
+        Col(f"Jain, {cc}", "jain", 3, config=cc, **({"src": "o"} if cc == "bbr_a_fair" else {}))
+        for cc in COND_CCS] + [
+        Col("utilisation, bbr_a_fair", "utilization", 3, config="bbr_a_fair", src="o"),
+        Col("queue ms, bbr_a_fair", "qdelay_mean_ms", 1, config="bbr_a_fair", src="o"),
         Col("queue ms, bbr", "qdelay_mean_ms", 1, config="bbr")],
         f"mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, one flow each, 100 Mbit/s, "
         f"{buffer} BDP, 60 s measured from 20 s")
@@ -128,11 +132,11 @@ def cubic_conditions(buffer):
     worst run, and bbr_a_fair's Jain index beside cubic's against itself
     (path-conditions-cubic.ini has one jitter)."""
     cols = []
-    for cc in ("bbr_a_fair", "bbr"):
-        cols += [Col(f"share of {cc}", "share0", 3, config=cc),
-                 Col(f"{cc}'s worst share", fn=worst_share, config=cc)]
+    for cc, src in (("bbr_a_fair", "y"), ("bbr", "x")):
+        cols += [Col(f"share of {cc}", "share0", 3, config=cc, src=src),
+                 Col(f"{cc}'s worst share", fn=worst_share, config=cc, src=src)]
     return conditions_table("x", buffer, cols + [
-        Col("Jain, bbr_a_fair", "jain", 3, config="bbr_a_fair"),
+        Col("Jain, bbr_a_fair", "jain", 3, config="bbr_a_fair", src="y"),
         Col("Jain, cubic against cubic", "jain", 3, config="cubic")],
         f"mean +- 95 % CI half-width over the seeds; one bbr_a_fair (or bbr) flow and one "
         f"cubic flow (cubic: two), 20 ms, 100 Mbit/s, {buffer} BDP, 120 s measured from 40 s; "
@@ -162,7 +166,7 @@ def cellular_table():
                       "RTT over every flow's ss samples (rtt_queueing_p95_ms)")
 
 
-CELL_ATT = {"a": f"{PATHS}/cellular-att-v0241"}
+CELL_ATT = {"a": f"{PATHS}/cellular-att-v0241", "b": f"{PATHS}/cellular-att-v0250"}
 
 
 def per_seed(metric, digits):
@@ -177,8 +181,8 @@ def per_seed(metric, digits):
 def cellular_att_table():
     """The AT&T two-flow row again, on the current release, five seeds: bbr_a_fair's and
     bbr's tail of the queueing delay, each seed's beside the mean."""
-    return Table(CELL_ATT, ["cc"], [([cc], {"src": "a", "scenario": "att", "config": cc})
-                                    for cc in ("bbr_a_fair", "bbr")], [
+    return Table(CELL_ATT, ["cc"], [([cc], {"src": src, "scenario": "att", "config": cc})
+                                    for cc, src in (("bbr_a_fair", "b"), ("bbr", "a"))], [
         Col("runs", "runs"), Col("Mbit/s", "tput_total", 2),
         Col("p95 delay ms", "rtt_queueing_p95_ms", 0),
         Col("p95 delay ms, by seed", fn=per_seed("rtt_queueing_p95_ms", 0))],
