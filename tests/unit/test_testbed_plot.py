@@ -365,3 +365,19 @@ def test_reverse_flows_and_a_rate_trace_are_summarised_apart(tmp_path):
     assert abs(res["rate_trace"]["capacity_mbps"] - rate / 2) < 1e-9
     assert abs(res["utilization"] - 2 * plain["utilization"]) < 1e-6
     assert "phases" not in (res.get("evaluation") or {})
+
+
+def test_delay_throughput_joins_screens_each_narrowed_to_its_ccs(tmp_path):
+    """A panel may draw one cc from a new release's screen beside the others from an older
+    one: 'old@bbr,cubic+new' keeps only bbr and cubic of old and all of new."""
+    from testbed.analysis.figures.cellular import delay_points, joined_runs
+    from testbed.analysis.tables import load_runs
+    old = REPO / "docs" / "results" / "paths-uml" / "cellular"
+    new = REPO / "docs" / "results" / "paths-uml" / "cellular-v0250"
+    runs = joined_runs(f"{old}@bbr,cubic+{new}")
+    fair = [r for r in runs if r["cc"] == "bbr_a_fair"]
+    assert fair and all(r["module_version"] == "0.25.0" for r in fair)
+    assert len(fair) == len([r for r in load_runs(str(new)) if r["cc"] == "bbr_a_fair"])
+    assert {r["cc"] for r in runs} == {"bbr", "cubic", "bbr_a_fair"}
+    pts = delay_points(runs)["verizon"]
+    assert len(pts["bbr_a_fair"]) == 5 and len(pts["bbr"]) == 3

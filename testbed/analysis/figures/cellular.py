@@ -24,12 +24,24 @@ def delay_points(runs):
     return pts
 
 
+def joined_runs(path):
+    """The runs of a path that joins screens with '+', each screen narrowed to some ccs by
+    '@CC,CC' (screens of different releases in one panel: 'old@bbr,cubic+new')."""
+    runs = []
+    for part in path.split("+"):
+        screen, _, ccs = part.partition("@")
+        keep = set(ccs.split(",")) if ccs else None
+        runs += [r for r in load_runs(screen) if keep is None or r["cc"] in keep]
+    return runs
+
+
 def delay_throughput(paths, titles, outdir=None):
-    """delay_throughput.png beside the first path: a panel per (path, scenario), titled
-    titles[path index] and the scenario."""
+    """delay_throughput.png beside the first path's first screen: a panel per (path,
+    scenario), titled titles[path index] and the scenario; a path may join screens
+    (joined_runs)."""
     panels = []
     for i, p in enumerate(paths):
-        for sc, ccs in sorted(delay_points(load_runs(p)).items()):
+        for sc, ccs in sorted(delay_points(joined_runs(p)).items()):
             panels.append((f"{titles[i]}, {sc}" if i < len(titles) else sc, ccs))
     if not panels:
         raise AnalysisError(f"{', '.join(paths)}: no runs with a queue delay percentile")
@@ -46,4 +58,5 @@ def delay_throughput(paths, titles, outdir=None):
         ax.set_ylabel("throughput (Mbit/s)")
         ax.set_title(title, fontsize=9)
         legend_below(ax)
-    return save_png(fig, paths[0].rstrip("/"), outdir, "delay_throughput.png")
+    first = paths[0].split("+")[0].partition("@")[0]
+    return save_png(fig, first.rstrip("/"), outdir, "delay_throughput.png")

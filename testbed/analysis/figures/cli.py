@@ -34,7 +34,9 @@ MODES = {
                  "item's first cc's share against the buffer (shares.png)",
     "--delay-throughput": "the paths are screens (screen_runs.csv or screen.sh trees): each "
                           "cc's throughput against its 95th-percentile queueing delay, a panel "
-                          "per screen and scenario (delay_throughput.png beside the first)",
+                          "per screen and scenario (delay_throughput.png beside the first); "
+                          "a path may join screens, each narrowed to some ccs: "
+                          "'old@bbr,cubic+new'",
 }
 # What --table, --coexist and --docs take besides: flags, but --only, which names configurations.
 SWITCHES = {
