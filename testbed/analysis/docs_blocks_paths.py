@@ -5,8 +5,8 @@ from .docs import Col, Table
 from .tables import values
 
 PATHS = "docs/results/paths-uml"
-ROUTE = {"v": f"{PATHS}/route-v0230", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
-SOLO = {"sv": f"{PATHS}/route-solo-v0230", "s": f"{PATHS}/route-solo",
+ROUTE = {"v": f"{PATHS}/route-v0250", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
+SOLO = {"sv": f"{PATHS}/route-solo-v0250", "s": f"{PATHS}/route-solo",
         "so": f"{PATHS}/route-solo-v0200"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
@@ -17,9 +17,9 @@ ROUTE_POINTS = (
     ("up100", "short path 10 -> 110 ms"), ("static-110", "110 / 50 ms from the start"),
     ("all-up20", "both paths +20 ms"), ("static-30-70", "30 / 70 ms from the start"),
     ("down20", "short path 30 -> 10 ms"), ("static-10", "10 / 50 ms, no change"))
-# (header, source, config) of the columns: bbr_a_fair now (0.23.0), at the release that
-# made the rule (0.21.0) and before it (0.20.0), bbr, cubic
-ROUTE_CCS = (("bbr_a_fair 0.23.0", "v", "bbr_a_fair"), ("bbr_a_fair 0.21.0", "n", "bbr_a_fair"),
+# (header, source, config) of the columns: bbr_a_fair now (0.25.0) and before the rule that
+# tells a longer path from a queue (0.20.0), bbr, cubic
+ROUTE_CCS = (("bbr_a_fair 0.25.0", "v", "bbr_a_fair"),
              ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
              ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
 ROUTE_WHAT = ("mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
@@ -32,13 +32,13 @@ def route_table(metric, digits, worst=False):
     worst, bbr_a_fair's worst run)."""
     cols = [Col(h, metric, digits, src=src, config=cfg) for h, src, cfg in ROUTE_CCS]
     if worst:
-        cols.insert(1, Col("bbr_a_fair 0.23.0, worst run", metric, digits, extreme="min", src="v",
+        cols.insert(1, Col("bbr_a_fair 0.25.0, worst run", metric, digits, extreme="min", src="v",
                            config="bbr_a_fair"))
     return Table(ROUTE, ["paths"], [([what], {"scenario": pt}) for pt, what in ROUTE_POINTS],
                  cols, what=ROUTE_WHAT)
 
 
-HOSTS = {"w": f"{PATHS}/hosts", "n": f"{PATHS}/hosts-netns"}
+HOSTS = {"w": f"{PATHS}/hosts-v0250", "n": f"{PATHS}/hosts-netns"}
 HOSTS_POINTS = (("b5", "10 vs 50 ms, 5 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                 ("m10-b2", "10 vs 60 ms, 2 BDP, 10 flows per class"),
                 ("m50-b2", "10 vs 60 ms, 2 BDP, 50 flows per class"))
@@ -46,7 +46,7 @@ HOSTS_CFGS = (("wall clock", "w", "bbr_a_fair"), ("own phase", "n", "bbr_a_fair-
 
 
 def hosts_table():
-    """A row per point, Jain and queue delay with the grid on the wall clock (0.22.0) and
+    """A row per point, Jain and queue delay with the grid on the wall clock (0.25.0) and
     with each sender namespace on a phase of its own (commit 43a3dea4)."""
     cols = []
     for metric, name, digits in (("jain", "Jain", 3), ("qdelay_mean_ms", "queue ms", 1)):
@@ -54,13 +54,14 @@ def hosts_table():
                  for h, src, cfg in HOSTS_CFGS]
     return Table(HOSTS, ["point"], [([what], {"scenario": pt}) for pt, what in HOSTS_POINTS],
                  cols, what="mean +- 95 % CI half-width over the seeds; bbr_a_fair against its "
-                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.22.0's grid, "
+                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.25.0, its grid "
+                 "on the wall clock, "
                  "which hosts whose clocks agree share; own phase: each sender namespace's "
                  "grid on a phase of its own, as hosts whose clocks disagree by more than a "
                  "dip (commit 43a3dea4)")
 
 
-MANY = {"a": f"{PATHS}/hosts-many/h1", "b": f"{PATHS}/hosts-many/h10"}
+MANY = {"a": f"{PATHS}/hosts-v0250", "b": f"{PATHS}/hosts-many-v0250"}
 
 
 def many_hosts_table():
@@ -77,10 +78,10 @@ def many_hosts_table():
 
 def route_loss_table():
     """The route change on a lossy link beside the same paths from the start."""
-    return Table({"l": f"{PATHS}/route-loss"}, ["paths", "cc"], [
-        ([what, cc], {"src": "l", "scenario": pt, "config": cc})
+    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0250"}, ["paths", "cc"], [
+        ([what, cc], {"src": src, "scenario": pt, "config": cc})
         for pt, what in (("up15-loss", "10 -> 25 ms at 20 s"), ("static-25-loss", "25 / 50 ms from the start"))
-        for cc in ("bbr_a_fair", "bbr")],
+        for cc, src in (("bbr_a_fair", "f"), ("bbr", "l"))],
         [Col("runs", "runs"), Col("Jain", "jain", 3), Col("worst Jain", "jain", 3, extreme="min"),
          Col("the 10 (25) ms flow, Mbit/s", "tput0", 1), Col("utilisation", "utilization", 3)],
         what="mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
@@ -145,9 +146,14 @@ def cubic_conditions(buffer):
         [c for c in CONDITIONS if c[0] not in ("jitter2", "jitter5")])
 
 
-CELL = {"c": f"{PATHS}/cellular", "s": f"{PATHS}/cellular-solo"}
+CELL = {"c": f"{PATHS}/cellular", "ca": f"{PATHS}/cellular", "s": f"{PATHS}/cellular-solo",
+        "cv": f"{PATHS}/cellular-v0250", "sv": f"{PATHS}/cellular-solo-v0250",
+        "av": f"{PATHS}/cellular-att-v0250"}
 CELL_ROWS = (("s", "verizon", "Verizon LTE, one 40 ms flow"), ("s", "att", "AT&T LTE, one 40 ms flow"),
-             ("c", "verizon", "Verizon LTE, 20 vs 80 ms"), ("c", "att", "AT&T LTE, 20 vs 80 ms"))
+             ("c", "verizon", "Verizon LTE, 20 vs 80 ms"), ("ca", "att", "AT&T LTE, 20 vs 80 ms"))
+# bbr_a_fair's runs on the current release, by the row's source (its AT&T two-flow runs are
+# the five seeds of cellular-att-v0250)
+CELL_FAIR = {"s": "sv", "c": "cv", "ca": "av"}
 
 
 def cellular_table():
@@ -155,8 +161,9 @@ def cellular_table():
     delay its flows' RTTs show."""
     cols = []
     for cc in COND_CCS:
-        cols += [Col(f"{cc}: Mbit/s", "tput_total", 2, config=cc),
-                 Col(f"{cc}: p95 delay ms", "rtt_queueing_p95_ms", 0, config=cc)]
+        src = {"src": CELL_FAIR} if cc == "bbr_a_fair" else {}
+        cols += [Col(f"{cc}: Mbit/s", "tput_total", 2, config=cc, **src),
+                 Col(f"{cc}: p95 delay ms", "rtt_queueing_p95_ms", 0, config=cc, **src)]
     return Table(CELL, ["trace, flows"], [([w], {"src": src, "scenario": sc})
                                           for src, sc, w in CELL_ROWS], cols,
                  what="mean +- 95 % CI half-width over the seeds; the bottleneck's rate "
@@ -206,14 +213,12 @@ PATHS_BLOCKS = {
     "paths-route-solo": Table(SOLO, ["path"], [
         ([what], {"scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
                                                    ("static-40", "40 ms from the start"))],
-        [Col("bbr_a_fair 0.23.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
+        [Col("bbr_a_fair 0.25.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
         [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, src="s", config=cc)
          for cc in ("bbr", "cubic")] +
-        [Col("bbr_a_fair 0.21.0: queue delay ms", "qdelay_mean_ms", 1, src="s",
-             config="bbr_a_fair"),
-         Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
+        [Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
              config="bbr_a_fair-0.20.0"),
-         Col("bbr_a_fair 0.23.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
+         Col("bbr_a_fair 0.25.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
         what="mean +- 95 % CI half-width over the seeds; one flow, 50 Mbit/s, a buffer of 4 "
              "BDP of 20 ms, measured over 50..119 s"),
 }
