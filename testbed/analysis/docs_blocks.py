@@ -1445,12 +1445,13 @@ BLOCKS = {
              "runs; scripts/bench_ack.sh, analyze.py --ack-cost", seed_notes=False,
         unit="timed runs"),
     # docs/results.md
-    "coexist-convergence-v0230": Table(
-        {"w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
-            ([label, slabel], {"src": "w", "config": cfg, "scenario": sc, "part": part})
+    "results-convergence": Table(
+        {"f": f"{COEX}/convergence-v0250/windows.csv",
+         "w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
+            ([label, slabel], {"src": src, "config": cfg, "scenario": sc, "part": part})
             for sc, slabel in CONV_SCEN
-            for cfg, part, label in (("fair", "1", "bbr_a_fair, against cubic"),
-                                     ("cubic2", "2", "the second of two cubic flows"))],
+            for cfg, src, part, label in (("fair", "f", "1", "bbr_a_fair, against cubic"),
+                                          ("cubic2", "w", "2", "the second of two cubic flows"))],
         [Col(f"{t0}..{t0 + 30} s", "share", 2, t0_s=f"{float(t0)}") for t0 in range(0, 300, 30)],
         what="the flow's share of the two flows' throughput in each 30 s window, mean +- 95 % "
              "CI half-width over the seeds; both flows start together; 100 Mbit/s, a buffer of "
