@@ -221,11 +221,10 @@ def rewrite(text, blocks, repo=REPO):
 
 
 def doc_files(repo=REPO):
-    """README.md, docs/*.md, the notebook (docs/notebook/*.md) and the results' READMEs
-    (docs/results/**/README.md)."""
+    """README.md, docs/*.md and the results' READMEs (docs/results/**/README.md); not the
+    notebook (docs/notebook/), whose tables are frozen as last generated."""
     return [os.path.join(repo, "README.md")] + sorted(
         glob.glob(os.path.join(repo, "docs", "*.md"))) + sorted(
-        glob.glob(os.path.join(repo, "docs", "notebook", "*.md"))) + sorted(
         glob.glob(os.path.join(repo, "docs", "results", "**", "README.md"), recursive=True))
 
 
