@@ -39,13 +39,7 @@ def test_blocks_render_from_committed_summaries_only():
             if path.endswith(".csv"):  # per-run rows, or per-run windows of shares, or
                 # analyze.py --evaluation's per-run rows (test_evaluation_results.py: equal
                 # to the summaries beside them)
-                # or analyze.py --trace-dips's per-dip rows (dips-*.csv), or
-                # --trace-bounds's per-flow rows (bounds-*.csv), or --trace-bins's per-flow
-                # bins of one run (trace-*-bins.csv)
-                base = os.path.basename(path)
-                assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) or \
-                    base.startswith(("dips-", "bounds-")) or \
-                    (base.startswith("trace-") and base.endswith("-bins.csv")) or path in (
+                assert path.endswith(("screen_runs.csv", "windows.csv", "/eval.csv")) or path in (
                     "docs/results/client-uml/runs-receive.csv",  # the client comparison's
                     "docs/results/client-uml/runs.csv",  # per-run rows
                     "docs/results/cost-per-ack-uml/cost.csv",  # per-run CPU
