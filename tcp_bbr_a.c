@@ -351,7 +351,6 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 						    const struct bbr_ctx *c,
 						    const enum bbr_algo algo);
 static __always_inline void bbr_hook_idle_restart(struct sock *sk,
-						  const struct bbr_ctx *c,
 						  const enum bbr_algo algo);
 
 /* ========================================================================
@@ -1340,13 +1339,13 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 		bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
 		bbr->ack_epoch_acked = 0;
 	}
+	bbr_hook_idle_restart(sk, algo);
 	if (!tp->app_limited)
 		return;
 
 	/* Restarting from idle: pace at the model's bw at most, as upstream. */
 	bbr_hook_load(&c, algo);
 	bbr->idle_restart = 1;
-	bbr_hook_idle_restart(sk, &c, algo);
 	if (bbr->mode == BBR_PROBE_BW) {
 		model_bw = bbr_bw(sk);
 		bw = bbr_hook_pace_bw(sk, &c, model_bw,
@@ -1739,9 +1738,11 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 	}
 }
 
-/* Sending restarts from idle, before the pacing rate is set for it. */
+/*
+ * Sending restarts with nothing in flight (TX start), app-limited or after
+ * a stall of the receive window, before the pacing rate is set for it.
+ */
 static __always_inline void bbr_hook_idle_restart(struct sock *sk,
-						  const struct bbr_ctx *c,
 						  const enum bbr_algo algo)
 {
 	switch (algo) {

@@ -685,7 +685,7 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
 	f->dips = t.dips;
-	f->row_floor = bbr_a_base_of_us(t.row);
+	f->row_floor = bbr_a_row_of_us(t.row);
 	bbr->priv2 = t.since;
 	bbr->priv16 = bbr_a_base_of_us(t.base);
 	/*
@@ -832,12 +832,14 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 }
 
 /*
- * An RTT sample in PROBE_RTT's hold, once a full round has been at its
- * floor (probe_rtt_round_done): hold_us, the running mean of the hold's
- * RTTs above tcp_min_rtt (an EWMA of 1/8), in 16 bits. The first round's
- * packets were sent before inflight fell and carry the flow's own queue;
- * at a long RTT they would be most of the hold's samples. A hold no longer
- * than a round measures nothing, and the spread stays as it was.
+ * An RTT sample in PROBE_RTT's hold (probe_rtt_done_stamp set), once a full
+ * round has been at its floor (probe_rtt_round_done, which the core clears
+ * only when the hold starts: before it, during the drain, it is the last
+ * hold's): hold_us, the running mean of the hold's RTTs above tcp_min_rtt
+ * (an EWMA of 1/8), in 16 bits. The first round's packets were sent before
+ * inflight fell and carry the flow's own queue; at a long RTT they would be
+ * most of the hold's samples. A hold no longer than a round measures
+ * nothing, and the spread stays as it was.
  */
 static __always_inline void bbr_a_fair_hold_sample(struct sock *sk, u32 rtt)
 {
@@ -874,8 +876,9 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
 
 	if (bbr->mode != BBR_PROBE_BW) {
-		if (bbr->mode == BBR_PROBE_RTT && bbr->probe_rtt_round_done &&
-		    rs->rtt_us >= 0 && !rs->is_ack_delayed)
+		if (bbr->mode == BBR_PROBE_RTT && bbr->probe_rtt_done_stamp &&
+		    bbr->probe_rtt_round_done && rs->rtt_us >= 0 &&
+		    !rs->is_ack_delayed)
 			bbr_a_fair_hold_sample(sk, rs->rtt_us);
 		return;
 	}

@@ -534,6 +534,18 @@ static inline u32 bbr_a_base_of_us(u32 us)
 	return us < BBR_A_BASE_NONE ? us : BBR_A_BASE_NONE;
 }
 
+/*
+ * A row's floor (struct bbr_a_compete's row) as kept in the socket, in the
+ * path RTT's units; 0 means "moved", so a floor under one unit is kept as
+ * one, not read back as a move.
+ */
+static inline u32 bbr_a_row_of_us(u32 us)
+{
+	u32 row = bbr_a_base_of_us(us);
+
+	return row || !us ? row : 1;
+}
+
 static inline u32 bbr_a_base_next(u32 base, u32 rtt_us)
 {
 	u32 b = bbr_a_base_of_us(rtt_us);

@@ -32,7 +32,7 @@ def trace_rows(events, fl, sport, t0):
                      e.get("lossy"), e.get("round_lost"), e.get("ev", 0),
                      round(e["bw_hi_bps"] / 1e6, 4) if "bw_hi_bps" in e else None,
                      e.get("compete"),
-                     e["spread_us"] / 1000 if "spread_us" in e else None])
+                     round(e["spread_us"] / 1000, 3) if "spread_us" in e else None])
     return rows
 
 

@@ -267,15 +267,17 @@ def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
 
 
 def test_bbr_a_fair_reads_its_bound_again_when_it_restarts_from_idle(uml_kernel, tmp_path):
-    """bbr_a_fair in a 0.4 BDP buffer (20 ms, 20 Mbit/s) learns a bound from its startup's
-    losses, sends 3 s, idles 5 s and sends again. The bound follows a law of time, read at
+    """bbr_a_fair in a 0.4 BDP buffer (20 ms, 20 Mbit/s) learns a bound from its losses in
+    PROBE_BW, sends 3 s, idles 5 s and sends again. The bound follows a law of time, read at
     each round's end: at the restart it must be read again (0.25.0 paced the first round
     after the gap at the value of the last round before it, however long the gap)."""
     if not (REPO / "tcp_bbr_a.c").exists():
         pytest.skip("no tcp_bbr_a.c in the repository")
     a = idle_gap_run(tmp_path, "bbr_a_fair", idle_s=5, buf=20000, module_args=())
     ev = [e for e in a["trace"] if e["algo"] == "1"]
-    restart = [i for i, e in enumerate(ev) if e["ev"] == "2" and int(e["t_us"]) > 7_000_000]
+    # the restart after the gap: the event that follows 4.5 s or more without one
+    restart = [i for i in range(1, len(ev)) if ev[i]["ev"] == "2" and
+               int(ev[i]["t_us"]) - int(ev[i - 1]["t_us"]) >= 4_500_000]
     assert restart and 0 < restart[0] < len(ev) - 1, "no idle restart after the gap traced"
     before, at, after = (int(ev[i]["bw_hi_bps"]) for i in (restart[0] - 1, restart[0],
                                                            restart[0] + 1))

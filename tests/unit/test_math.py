@@ -512,7 +512,7 @@ def dip_model(events, set_dips, clear_dips, compete_us):
     before the row or a floor of the row moved by more than compete_us from the row's first
     (row 0: it has); else the floor is the path's RTT from then on; while flagged a queued
     dip with neither (against the last dip's floor) counts as drained. The row's floor is
-    kept as the path's RTT is, in 64 us units. Returns "flag base since count" per dip."""
+    kept as the path's RTT is, in 64 us units, at least one. Returns "flag base since count" per dip."""
     trusted, row, since, flag, n, out = 65535, 65535, 3, 0, 0, []
     for ev in events:
         if ev == "c":
@@ -543,7 +543,7 @@ def dip_model(events, set_dips, clear_dips, compete_us):
             if q and not flag:
                 row_us = a
             flag, n = q, 0
-        trusted, row = min(base >> 6, 65535), min(row_us >> 6, 65535)
+        trusted, row = min(base >> 6, 65535), max(min(row_us >> 6, 65535), 1) if row_us else 0
         out.append(f"{flag} {base} {since} {n}")
     return out
 
@@ -603,6 +603,14 @@ def test_a_route_change_is_no_competitor_and_a_queue_that_moves_or_drops_is_one(
     assert got == dip_model(starved, 3, 2, 5000)
     assert [g.split()[0] for g in got] == ["0", "0", "1"], got
     assert got[-1].split()[1] == "20000", got  # the path stays 20 ms
+    # A floor under the path RTT's unit (64 us) is kept as one unit, not as 0, which means
+    # "moved": a 20 us path whose two queued floors, 63 and 50 us, stayed within compete_us
+    # (20 us) of each other grew longer; it is no competitor (0.26.0 before its release
+    # read the first floor back as 0 and flagged it).
+    tiny = [("s", 20, 1), ("d", 63, 20), ("d", 50, 20)]
+    got = run(build(), "dip", "2", "1", "20", stdin=events_text(tiny))
+    assert got == dip_model(tiny, 2, 1, 20)
+    assert got == ["0 20 3 1", "0 50 3 0"], got
     rng = random.Random(7)
     for s_d, c_d in ((1, 1), (2, 2), (3, 2), (3, 3)):
         ev = []
