@@ -350,6 +350,8 @@ static __always_inline u32 bbr_hook_pace_bw(struct sock *sk,
 static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 						    const struct bbr_ctx *c,
 						    const enum bbr_algo algo);
+static __always_inline void bbr_hook_idle_restart(struct sock *sk,
+						  const enum bbr_algo algo);
 
 /* ========================================================================
  * The BBRv1 core.
@@ -1337,6 +1339,7 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 		bbr->ack_epoch_stamp = (u32)tp->tcp_mstamp;
 		bbr->ack_epoch_acked = 0;
 	}
+	bbr_hook_idle_restart(sk, algo);
 	if (!tp->app_limited)
 		return;
 
@@ -1356,9 +1359,10 @@ static __always_inline void bbr_tx_start(struct sock *sk,
 
 /*
  * An RTO: the core treats it as the end of a round (round_start, a lossy
- * long-term sample) without moving the round's start, and the algorithm
- * closes its loss round here, so that the losses the RTO declared are
- * judged now and not charged to the round that follows.
+ * long-term sample) without moving the round's start itself; the
+ * algorithm closes its loss round here, so that the losses the RTO
+ * declared are judged now and not charged to the round that follows, and
+ * may start the next round (bbr_a_fair does: its loss round is the core's).
  */
 static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 					  const enum bbr_algo algo)
@@ -1456,8 +1460,9 @@ static __always_inline void bbr_hook_on_ack(struct sock *sk,
 }
 
 /*
- * A round ends (or recovery, PROBE_RTT or an RTO restarts it), before
- * next_rtt_delivered moves to the new round.
+ * A round ends (or recovery or PROBE_RTT restarts it, or an RTO fires),
+ * before the core moves next_rtt_delivered to the new round; at an RTO the
+ * core leaves it where it is, and the algorithm may move it.
  */
 static __always_inline void bbr_hook_round_end(struct sock *sk,
 					       const struct bbr_ctx *c,
@@ -1727,6 +1732,22 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
 		bbr_a_fair_probe_rtt_done(sk, c);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Sending restarts with nothing in flight (TX start), app-limited or after
+ * a stall of the receive window, before the pacing rate is set for it.
+ */
+static __always_inline void bbr_hook_idle_restart(struct sock *sk,
+						  const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_bound_round(sk);
 		break;
 	default:
 		break;

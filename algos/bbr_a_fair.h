@@ -84,10 +84,11 @@
  * On a path whose RTT spreads (jitter), min_rtt is the spread's floor, and
  * a cwnd target sized by it runs out of packets while late ACKs are on
  * their way; a loss-based competitor fills what it leaves. Each PROBE_RTT
- * hold measures the spread (its mean RTT above its lowest), and above the
- * 2 ms a flow's own queue makes, the aggregation budget makes room for bw
- * times the excess, where BBRv1's own ACK-aggregation estimate does not
- * already cover it (bbr_a_fair_cwnd_budgets).
+ * hold, after a round at its floor, measures the spread (its mean RTT above
+ * its lowest), and above 2 ms, the most a flow's own queue counts for, the
+ * aggregation budget makes room for bw times the excess, where BBRv1's own
+ * ACK-aggregation estimate does not already cover it
+ * (bbr_a_fair_cwnd_budgets).
  *
  * PROBE_RTT holds a share of the flow's BDP (fair_probe_rtt_pm, three
  * quarters) rather than 4 packets: the dip still drains the flow's own
@@ -165,11 +166,10 @@ struct bbr_a_fair_params {
  * row's floor (struct bbr_a_compete). The loss round is the core's
  * packet-timed round (bbr->next_rtt_delivered), which bbr_a_fair's round
  * end also restarts at an RTO: only tp->lost at its start is kept here.
- * rtt_max_stamp keeps 16 bits of
- * jiffies: a window over 32 s old (at HZ 1000) may read as recent, and
- * rtt_max then fades one window later. dips counts to 3
- * at most, the maximum of fair_compete_dips and fair_compete_clear_dips:
- * raising those needs a wider field.
+ * rtt_max_stamp keeps 16 bits of jiffies: a window over 32 s old (at HZ
+ * 1000) may read as recent, and rtt_max then fades one window later. dips
+ * counts to 3 at most, the maximum of fair_compete_dips and
+ * fair_compete_clear_dips: raising those needs a wider field.
  */
 struct bbr_a_fair_state {
 	u32	round_lost;		/* tp->lost when the round began */
@@ -346,7 +346,8 @@ static __always_inline u32 bbr_a_fair_law(const struct sock *sk)
 
 /*
  * The bound on bw, BW_UNIT; 0: none. The law is read once per packet-timed
- * round (bbr_a_fair_bound_round) and at each new epoch, not on every ACK:
+ * round (bbr_a_fair_bound_round), at each new epoch and when sending
+ * restarts from idle (a round may have been seconds long), not on every ACK:
  * its cube, its divisions and srtt's square cost several times what the
  * rest of an ACK does, and a window-based flow's CUBIC law grows its window
  * once per RTT too. Within a round the bound holds still, so it lags the law
@@ -519,9 +520,11 @@ static __always_inline void bbr_a_fair_round_end(struct sock *sk,
 
 /*
  * The queueing delay (rtt - min_rtt) above which the flow counts as queued,
- * us: phase 1 drains while this ACK's exceeds it, and phi's denominator
- * counts at least this much queue. 2 ms, under the 5 ms queue allowance
- * (an earlier drain, at 1 ms, gained nothing at 0.1 BDP: docs/fairness.md).
+ * us: phase 1 drains while this ACK's exceeds it, phi's denominator counts
+ * at least this much queue, and an RTT spread above it is the path's, not
+ * the flow's own queue (bbr_a_fair_cwnd_budgets). 2 ms, under the 5 ms
+ * queue allowance (an earlier drain, at 1 ms, gained nothing at 0.1 BDP:
+ * docs/fairness.md).
  */
 static const u32 bbr_a_fair_queue_us = 2000;
 
@@ -682,7 +685,7 @@ static __always_inline void bbr_a_fair_probe_rtt_done(struct sock *sk,
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
 	f->dips = t.dips;
-	f->row_floor = bbr_a_base_of_us(t.row);
+	f->row_floor = bbr_a_row_of_us(t.row);
 	bbr->priv2 = t.since;
 	bbr->priv16 = bbr_a_base_of_us(t.base);
 	/*
@@ -829,9 +832,14 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 }
 
 /*
- * An RTT sample in PROBE_RTT's hold, at its floor: hold_us, the running
- * mean of the hold's RTTs above tcp_min_rtt (an EWMA of 1/8, which a hold
- * of 200 ms at a few packets still fills), in 16 bits.
+ * An RTT sample in PROBE_RTT's hold (probe_rtt_done_stamp set), once a full
+ * round has been at its floor (probe_rtt_round_done, which the core clears
+ * only when the hold starts: before it, during the drain, it is the last
+ * hold's): hold_us, the running mean of the hold's RTTs above tcp_min_rtt
+ * (an EWMA of 1/8), in 16 bits. The first round's packets were sent before
+ * inflight fell and carry the flow's own queue; at a long RTT they would be
+ * most of the hold's samples. A hold no longer than a round measures
+ * nothing, and the spread stays as it was.
  */
 static __always_inline void bbr_a_fair_hold_sample(struct sock *sk, u32 rtt)
 {
@@ -841,15 +849,15 @@ static __always_inline void bbr_a_fair_hold_sample(struct sock *sk, u32 rtt)
 	d = clamp_t(u32, d, 1, U16_MAX);
 	if (f->hold_us)
 		d = f->hold_us - (f->hold_us >> 3) + (d >> 3);
-	f->hold_us = max_t(u32, d, 1);
+	f->hold_us = d;
 }
 
 /*
- * rtt_max from PROBE_BW's samples, not from ACKs the receiver may have
- * delayed; the average delivery rate's shortfall below
- * the max filter from the first sample of each PROBE_BW round (it spans
- * about one RTT) that was not app-limited; and an expired bound is dropped,
- * or, while competing, goes on.
+ * The trusted path RTT; the RTT's spread in PROBE_RTT's holds
+ * (bbr_a_fair_hold_sample); rtt_max from PROBE_BW's samples, not from ACKs
+ * the receiver may have delayed; and the average delivery rate's shortfall
+ * below the max filter from the first sample of each PROBE_BW round (it
+ * spans about one RTT) that was not app-limited.
  */
 static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -869,7 +877,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 
 	if (bbr->mode != BBR_PROBE_BW) {
 		if (bbr->mode == BBR_PROBE_RTT && bbr->probe_rtt_done_stamp &&
-		    rs->rtt_us >= 0 && !rs->is_ack_delayed)
+		    bbr->probe_rtt_round_done && rs->rtt_us >= 0 &&
+		    !rs->is_ack_delayed)
 			bbr_a_fair_hold_sample(sk, rs->rtt_us);
 		return;
 	}
@@ -1022,7 +1031,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
  * turns slow, which a path that bunches ACKs could make it stay.
  *
  * On a path whose RTT spreads (jitter: spread_us, measured in PROBE_RTT's
- * holds, above bbr_a_fair_queue_us, the spread a flow's own queue makes),
+ * holds, above bbr_a_fair_queue_us, the most a flow's own queue counts for),
  * the budget adds bw x that excess: min_rtt is the spread's floor, and a
  * target sized by it runs out of packets while late ACKs are on their way,
  * which a loss-based competitor fills. Jitter also bunches ACKs, so BBRv1's
@@ -1030,8 +1039,10 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
  * fair_cwnd_queue_us, the queue allowance's time, which is given back
  * once. (Fitted: with none given back the flow took more than its share
  * against CUBIC at 20 Mbit/s and under ACK aggregation; with all of the
- * smaller one, less at 100 Mbit/s.) A clean path measures under 2 ms,
- * and its budget is BBRv1's.
+ * smaller one, less at 100 Mbit/s.) One flow, or one per class, on a
+ * clean path measures under bbr_a_fair_queue_us and keeps BBRv1's budget;
+ * a hold also reads the queue that flows of a shorter RTT rebuild after
+ * their own dips end, which gives a long-RTT flow among many room too.
  */
 static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 						   const struct bbr_ctx *c,
@@ -1045,7 +1056,7 @@ static __always_inline u32 bbr_a_fair_cwnd_budgets(struct sock *sk,
 	if (bbr->mode != BBR_PROBE_BW)
 		return bbr_cwnd_budgets(sk, target);
 	aggr = bbr_ack_aggregation_cwnd(sk);
-	if (unlikely(f->spread_us > bbr_a_fair_queue_us)) {
+	if (f->spread_us > bbr_a_fair_queue_us) {
 		jit = (u64)bw * (f->spread_us - bbr_a_fair_queue_us) >>
 		      BW_SCALE;
 		both = (u64)bw * p->cwnd_queue_us >> BW_SCALE;
@@ -1077,4 +1088,5 @@ static __always_inline void bbr_a_fair_trace(struct sock *sk,
 	snap->bw_hi_bps = mul_u64_u32_shr(hi * tp->mss_cache, USEC_PER_SEC * 8,
 					  BW_SCALE);
 	snap->compete = f->compete;
+	snap->spread_us = f->spread_us;
 }

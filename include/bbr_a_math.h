@@ -203,7 +203,7 @@ static inline u16 bbr_a_rate16_of(u32 x)
 
 	if (x < (1U << 11))
 		return (u16)x;
-	e = bbr_a_fls64(x) - 11;	/* 1..21: x >> (e - 1) is 12 bits */
+	e = bbr_a_fls(x) - 11;	/* 1..21: x >> (e - 1) is 12 bits */
 	return (u16)((e << 11) | ((x >> (e - 1)) & ((1U << 11) - 1)));
 }
 
@@ -534,6 +534,18 @@ static inline u32 bbr_a_base_of_us(u32 us)
 	return us < BBR_A_BASE_NONE ? us : BBR_A_BASE_NONE;
 }
 
+/*
+ * A row's floor (struct bbr_a_compete's row) as kept in the socket, in the
+ * path RTT's units; 0 means "moved", so a floor under one unit is kept as
+ * one, not read back as a move.
+ */
+static inline u32 bbr_a_row_of_us(u32 us)
+{
+	u32 row = bbr_a_base_of_us(us);
+
+	return row || !us ? row : 1;
+}
+
 static inline u32 bbr_a_base_next(u32 base, u32 rtt_us)
 {
 	u32 b = bbr_a_base_of_us(rtt_us);
@@ -582,11 +594,11 @@ static inline bool bbr_a_compete_next(bool was, bool queued, bool off,
 
 /*
  * What bbr_a_fair's competitor test keeps between PROBE_RTTs: the path's RTT
- * (base, us), the first floor of the row of queued dips, or while a
- * competitor is flagged the last dip's (row, us), the PROBE_RTTs ended
- * since the buffer last dropped (since: a fast recovery or an RTO began;
- * at most BBR_A_DIPS_MAX, which stands for none in memory) and the flag's
- * count (dips, bbr_a_compete_next).
+ * (base, us), the first floor of the row of queued dips, 0 once a later one
+ * moved from it, or while a competitor is flagged the last dip's (row, us),
+ * the PROBE_RTTs ended since the buffer last dropped (since: a fast
+ * recovery or an RTO began; at most BBR_A_DIPS_MAX, which stands for none in
+ * memory) and the flag's count (dips, bbr_a_compete_next).
  */
 struct bbr_a_compete {
 	u32	base;
@@ -611,11 +623,12 @@ static inline bool bbr_a_apart(u32 a, u32 b, u32 d)
  * with the flow's window. A path that grew longer (a route change) raises
  * every RTT alike, for good, and drops nothing. So a row of set_dips queued
  * dips sets the flag only if the buffer dropped since the dip before the
- * row, or the floor moved by more than compete_us since the row's first
- * dip; else the floor is the path's RTT from then on. While flagged, a
- * queued dip with neither (no drop since the set_dips-th last dip, the
- * floor within compete_us of the last dip's) counts as a drained one: the
- * competitor left, and the path grew.
+ * row, or a floor of the row moved by more than compete_us from the row's
+ * first (a queue that moved and came back is still a moving one); else the
+ * floor is the path's RTT from then on. While flagged, a queued dip with
+ * neither (no drop since the set_dips-th last dip, the floor within
+ * compete_us of the last dip's) counts as a drained one: the competitor
+ * left, and the path grew.
  */
 static inline bool bbr_a_compete_dip(struct bbr_a_compete *t, u32 floor,
 				     bool was, u32 compete_us, u32 set_dips,
@@ -624,22 +637,27 @@ static inline bool bbr_a_compete_dip(struct bbr_a_compete *t, u32 floor,
 	bool queued = compete_us && floor > t->base &&
 		      floor - t->base > compete_us;
 	bool dropped = t->since < set_dips;
-	bool moved;
+	bool moved, now;
 
 	if (t->since < BBR_A_DIPS_MAX)
 		t->since++;
 	if (queued && !was && !t->dips)
 		t->row = floor;
-	moved = bbr_a_apart(floor, t->row, compete_us);
+	moved = !t->row || bbr_a_apart(floor, t->row, compete_us);
 	if (was)
 		t->row = floor;
+	else if (queued && moved)
+		t->row = 0;
 	if (queued && !dropped && !moved && (was || t->dips + 1 >= set_dips)) {
 		if (!was)
 			t->base = floor;
 		queued = false;
 	}
-	return bbr_a_compete_next(was, queued, !compete_us, &t->dips,
-				  set_dips, clear_dips);
+	now = bbr_a_compete_next(was, queued, !compete_us, &t->dips, set_dips,
+				 clear_dips);
+	if (now && !was)
+		t->row = floor;
+	return now;
 }
 
 /*

@@ -48,6 +48,7 @@ struct bbr_a_snapshot {
 	u64	bw_hi_bps;	/* bbr_a_fair: the bound on bw, bit/s; 0: none */
 	bool	compete;	/* bbr_a_fair: a competitor keeps the queue */
 	u64	t_us;		/* tp->tcp_mstamp */
+	u32	spread_us;	/* bbr_a_fair: the RTT's spread in PROBE_RTT */
 };
 #endif
 
@@ -79,6 +80,7 @@ TRACE_EVENT(bbr_a_gain,
 		__field(u64, bw_hi_bps)
 		__field(u8, compete)
 		__field(u64, t_us)
+		__field(u32, spread_us)
 	),
 
 	TP_fast_assign(
@@ -103,16 +105,18 @@ TRACE_EVENT(bbr_a_gain,
 		__entry->bw_hi_bps = s->bw_hi_bps;
 		__entry->compete = s->compete;
 		__entry->t_us = s->t_us;
+		__entry->spread_us = s->spread_us;
 	),
 
-	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u bw_hi_bps=%llu compete=%u t_us=%llu",
+	TP_printk("sport=%u dport=%u algo=%u mode=%u phase=%u why=%u gain=%u cwnd_gain=%u rtt_us=%d rtt_max_us=%u min_rtt_us=%u bw_bps=%llu cwnd=%u inflight=%u cwnd_limited=%u lossy=%u round_lost=%u ev=%u bw_hi_bps=%llu compete=%u t_us=%llu spread_us=%u",
 		  __entry->sport, __entry->dport, __entry->algo,
 		  __entry->mode, __entry->phase, __entry->why,
 		  __entry->pacing_gain, __entry->cwnd_gain, __entry->rtt_us,
 		  __entry->rtt_max_us, __entry->min_rtt_us, __entry->bw_bps,
 		  __entry->cwnd, __entry->inflight, __entry->cwnd_limited,
 		  __entry->lossy, __entry->round_lost, __entry->ev,
-		  __entry->bw_hi_bps, __entry->compete, __entry->t_us)
+		  __entry->bw_hi_bps, __entry->compete, __entry->t_us,
+		  __entry->spread_us)
 );
 
 #endif /* _BBR_A_TRACE_H */

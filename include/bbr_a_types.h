@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #define bbr_a_div_u64(n, d)	div64_u64(n, d)
 #define bbr_a_fls64(x)		fls64(x)
+#define bbr_a_fls(x)		fls(x)
 #define bbr_a_div_u64_rem(n, d, r)	div_u64_rem(n, d, r)
 #else
 #include <stdbool.h>
@@ -27,6 +28,7 @@ typedef uint64_t u64;
 #define __always_inline	inline
 #endif
 #define bbr_a_fls64(x)		((x) ? 64 - __builtin_clzll(x) : 0)
+#define bbr_a_fls(x)		((x) ? 32 - __builtin_clz(x) : 0)
 static inline u64 bbr_a_div_u64_rem(u64 n, u32 d, u32 *r)
 {
 	*r = (u32)(n % d);

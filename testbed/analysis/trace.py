@@ -12,7 +12,8 @@ from .stats import mean
 
 TRACE_COLS = ["t_s", "flow", "cc", "rtt_ms", "mode", "phase", "why", "pacing_gain",
               "cwnd_gain", "rtt_us", "rtt_max_us", "phi", "min_rtt_us", "bw_mbps", "cwnd",
-              "inflight", "cwnd_limited", "lossy", "round_lost", "ev", "bw_hi_mbps", "compete"]
+              "inflight", "cwnd_limited", "lossy", "round_lost", "ev", "bw_hi_mbps", "compete",
+              "spread_ms"]
 
 
 def trace_rows(events, fl, sport, t0):
@@ -30,7 +31,8 @@ def trace_rows(events, fl, sport, t0):
                      round(e["bw_bps"] / 1e6, 4), e["cwnd"], e["inflight"], e["cwnd_limited"],
                      e.get("lossy"), e.get("round_lost"), e.get("ev", 0),
                      round(e["bw_hi_bps"] / 1e6, 4) if "bw_hi_bps" in e else None,
-                     e.get("compete")])
+                     e.get("compete"),
+                     round(e["spread_us"] / 1000, 3) if "spread_us" in e else None])
     return rows
 
 

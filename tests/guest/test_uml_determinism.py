@@ -222,14 +222,19 @@ def test_gain_trace_does_not_change_the_run(run_testbed, tmp_path):
 IDLE_S = 2400  # 40 minutes: past the 35.8 minutes a signed 32-bit us difference spans
 
 
-def idle_gap_run(tmp_path, cc, ko=None):
+def idle_gap_run(tmp_path, cc, ko=None, idle_s=IDLE_S, buf=None, module_args=("adaptive=0",)):
     out = tmp_path / cc
     cmd = [str(UML_SH), "run", "--seed", "5", "--timeout", "900", "--out", str(out)]
     cmd += ["--ko", str(ko)] if ko else []
-    p = subprocess.run(cmd + ["--", "sh", "tests/guest/idle_gap.sh", cc, str(IDLE_S),
-                              "adaptive=0"], capture_output=True, text=True)
+    cmd += ["--"] + ([f"IDLE_GAP_BUF={buf}"] if buf else [])
+    p = subprocess.run(cmd + ["sh", "tests/guest/idle_gap.sh", cc, str(idle_s), *module_args],
+                       capture_output=True, text=True)
     assert p.returncode == 0, f"guest run failed ({p.returncode}):\n{p.stdout}\n{p.stderr}"
-    return json.loads((out / "flow.json").read_text())
+    flow = json.loads((out / "flow.json").read_text())
+    flow["trace"] = [dict(kv.split("=", 1) for kv in line.split("bbr_a_gain: ", 1)[1].split())
+                     for line in (out / "trace.txt").read_text().splitlines()
+                     if "bbr_a_gain: " in line]
+    return flow
 
 
 def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
@@ -259,6 +264,26 @@ def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
         f"{a['samples'][diff[0]]['t'] if diff else '?'} s): "
         f"{a['samples'][diff[0]] if diff else ''} vs {b['samples'][diff[0]] if diff else ''}")
     assert a["final"] == b["final"]
+
+
+def test_bbr_a_fair_reads_its_bound_again_when_it_restarts_from_idle(uml_kernel, tmp_path):
+    """bbr_a_fair in a 0.4 BDP buffer (20 ms, 20 Mbit/s) learns a bound from its losses in
+    PROBE_BW, sends 3 s, idles 5 s and sends again. The bound follows a law of time, read at
+    each round's end: at the restart it must be read again (0.25.0 paced the first round
+    after the gap at the value of the last round before it, however long the gap)."""
+    if not (REPO / "tcp_bbr_a.c").exists():
+        pytest.skip("no tcp_bbr_a.c in the repository")
+    a = idle_gap_run(tmp_path, "bbr_a_fair", idle_s=5, buf=20000, module_args=())
+    ev = [e for e in a["trace"] if e["algo"] == "1"]
+    # the restart after the gap: the event that follows 4.5 s or more without one
+    restart = [i for i in range(1, len(ev)) if ev[i]["ev"] == "2" and
+               int(ev[i]["t_us"]) - int(ev[i - 1]["t_us"]) >= 4_500_000]
+    assert restart and 0 < restart[0] < len(ev) - 1, "no idle restart after the gap traced"
+    before, at, after = (int(ev[i]["bw_hi_bps"]) for i in (restart[0] - 1, restart[0],
+                                                           restart[0] + 1))
+    assert before > 0, "no bound before the gap: the test proves nothing"
+    # the law has grown over 5 s: the restart reads it, within a round of the next read
+    assert at > 1.5 * before and at <= after <= 1.05 * at, (before, at, after)
 
 
 @pytest.fixture(scope="module")

@@ -129,6 +129,25 @@ def test_jitter_leaves_bbr_a_fair_its_share_against_cubic(run_testbed, tmp_path)
     assert share >= 0.40, share
 
 
+def test_a_long_clean_path_shows_no_spread(run_testbed, tmp_path):
+    """One bbr_a_fair flow alone on a clean 250 ms path (20 Mbit/s, 2 BDP), 45 s: no RTT
+    spread (the trace's spread_us under 1 ms after the first PROBE_RTT). The spread is
+    sampled in the hold, from its second round; at 250 ms the hold ends within that round.
+    A test of probe_rtt_round_done alone, which the core clears only when the hold starts,
+    took from the second PROBE_RTT on the drain's ACKs, which carry the flow's own queue:
+    8 to 17 ms of spread on this clean path (0.26.0 before its release)."""
+    out = tmp_path / "clean"
+    run_testbed(out, "--cc", "bbr_a_fair", "--rtt", "250", "--rate", "20", "--buffer-bdp", "2",
+                "--duration", "45", "--warmup", "5", "--sample-ms", "0", "--seed", "1")
+    events = [dict(kv.split("=", 1) for kv in m.group(1).split())
+              for line in (out / "bbr_a_fair" / "run1" / "trace.txt").read_text().splitlines()
+              if (m := EVENT.search(line))]
+    dips = sorted({int(e["t_us"]) // 1_000_000 for e in events if e["mode"] == "3"})
+    assert len(dips) >= 2, f"too few PROBE_RTTs to test the spread: {dips}"
+    spread = [int(e["spread_us"]) for e in events if int(e["t_us"]) > dips[0] * 1_000_000]
+    assert max(spread) < 1000, max(spread)
+
+
 def guest_script(tmp_path, name, text, seed=1):
     """text run as a POSIX sh script in a UML guest (copied in with --file); returns its
     output directory (BBR_A_OUT)."""

@@ -411,7 +411,7 @@ int main(int argc, char **argv)
 			t.row = row << BBR_A_BASE_SHIFT;
 			flag = compete_dip(&t, a, flag, cus, set, clear);
 			trusted = bbr_a_base_of_us(t.base);
-			row = bbr_a_base_of_us(t.row);
+			row = bbr_a_row_of_us(t.row);
 			printf("%d %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", flag,
 			       t.base, t.since, t.dips);
 		}

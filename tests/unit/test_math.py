@@ -238,6 +238,17 @@ def test_a_rate_in_16_bits_is_within_1_2048_below_it_and_keeps_order(build):
     assert backs == sorted(backs)
 
 
+def test_every_16_bit_rate_reads_back_to_its_own_code(build):
+    """of(get(v)) == v for every code up to exponent 21 (the largest a u32 rate has):
+    no two codes name one rate, so a stored bound never moves when stored again."""
+    codes = range(22 << 11)
+    rates = [v if v >> 11 == 0 else ((1 << 11) | (v & 0x7FF)) << ((v >> 11) - 1)
+             for v in codes]
+    got = run(build(), "rate16", stdin="".join(f"{x}\n" for x in rates))
+    assert [int(line.split()[0]) for line in got] == list(codes)
+    assert [int(line.split()[1]) for line in got] == rates
+
+
 def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     shift = 24
     cases = [(32, 32 << shift), (32, 40 << shift), (32, 8 << shift),  # covered, covered, sqrt(256)
@@ -498,10 +509,10 @@ def dip_model(events, set_dips, clear_dips, compete_us):
     """bbr_a_fair_probe_rtt_done's competitor test over events: "c" the buffer dropped (a
     recovery or an RTO began), ("s", RTT, trusted) an RTT sample, ("d", FLOOR, TCP_MIN) a
     dip. A row of set_dips queued dips sets the flag only if the buffer dropped since the dip
-    before the row or the floor moved by more than compete_us since the row's first dip;
-    else the floor is the path's RTT from then on; while flagged a queued dip with neither
-    (against the last dip's floor) counts as drained. The row's floor is kept as the path's
-    RTT is, in 64 us units. Returns "flag base since count" per dip."""
+    before the row or a floor of the row moved by more than compete_us from the row's first
+    (row 0: it has); else the floor is the path's RTT from then on; while flagged a queued
+    dip with neither (against the last dip's floor) counts as drained. The row's floor is
+    kept as the path's RTT is, in 64 us units, at least one. Returns "flag base since count" per dip."""
     trusted, row, since, flag, n, out = 65535, 65535, 3, 0, 0, []
     for ev in events:
         if ev == "c":
@@ -518,17 +529,21 @@ def dip_model(events, set_dips, clear_dips, compete_us):
         since = min(since + 1, 3)
         if q and not flag and n == 0:
             row_us = a
-        moved = abs(a - row_us) > compete_us
+        moved = row_us == 0 or abs(a - row_us) > compete_us
         if flag:
             row_us = a
+        elif q and moved:
+            row_us = 0
         if q and not dropped and not moved and (flag or n + 1 >= set_dips):
             if not flag:
                 base = a
             q = 0
         n = 0 if q == flag else min(n + 1, 3)
         if n >= (clear_dips if flag else set_dips):
+            if q and not flag:
+                row_us = a
             flag, n = q, 0
-        trusted, row = min(base >> 6, 65535), min(row_us >> 6, 65535)
+        trusted, row = min(base >> 6, 65535), max(min(row_us >> 6, 65535), 1) if row_us else 0
         out.append(f"{flag} {base} {since} {n}")
     return out
 
@@ -579,6 +594,23 @@ def test_a_route_change_is_no_competitor_and_a_queue_that_moves_or_drops_is_one(
     assert flags[:3] == ["0", "0", "1"], got   # a drop before the row: the third sets it
     assert flags[3:6] == ["1", "1", "1"], got  # a drop within three dips keeps it
     assert flags[6:] == ["1", "0"], got        # none over three dips, then two: cleared
+    # CUBIC in a 5 BDP buffer of 20 ms, the flow starved to a few packets (UML, seed 1, 0.25.0):
+    # no drop of its own, floors 88.8, 104.0, 88.2 ms. The queue moved at the second dip and
+    # came back at the third; 0.25.0 compared the third with the first only, took the queue
+    # for a path grown longer (base 88.2 ms) and flagged the competitor at 190 s instead.
+    starved = [("s", 20000, 1)] + [("d", f, 20000) for f in (88800, 104000, 88200)]
+    got = run(build(), "dip", "3", "2", "5000", stdin=events_text(starved))
+    assert got == dip_model(starved, 3, 2, 5000)
+    assert [g.split()[0] for g in got] == ["0", "0", "1"], got
+    assert got[-1].split()[1] == "20000", got  # the path stays 20 ms
+    # A floor under the path RTT's unit (64 us) is kept as one unit, not as 0, which means
+    # "moved": a 20 us path whose two queued floors, 63 and 50 us, stayed within compete_us
+    # (20 us) of each other grew longer; it is no competitor (0.26.0 before its release
+    # read the first floor back as 0 and flagged it).
+    tiny = [("s", 20, 1), ("d", 63, 20), ("d", 50, 20)]
+    got = run(build(), "dip", "2", "1", "20", stdin=events_text(tiny))
+    assert got == dip_model(tiny, 2, 1, 20)
+    assert got == ["0 20 3 1", "0 50 3 0"], got
     rng = random.Random(7)
     for s_d, c_d in ((1, 1), (2, 2), (3, 2), (3, 3)):
         ev = []
