@@ -5,8 +5,8 @@ from .docs import Col, Table
 from .tables import values
 
 PATHS = "docs/results/paths-uml"
-ROUTE = {"v": f"{PATHS}/route-v0250", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
-SOLO = {"sv": f"{PATHS}/route-solo-v0250", "s": f"{PATHS}/route-solo",
+ROUTE = {"v": f"{PATHS}/route-v0260", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
+SOLO = {"sv": f"{PATHS}/route-solo-v0260", "s": f"{PATHS}/route-solo",
         "so": f"{PATHS}/route-solo-v0200"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
@@ -17,9 +17,9 @@ ROUTE_POINTS = (
     ("up100", "short path 10 -> 110 ms"), ("static-110", "110 / 50 ms from the start"),
     ("all-up20", "both paths +20 ms"), ("static-30-70", "30 / 70 ms from the start"),
     ("down20", "short path 30 -> 10 ms"), ("static-10", "10 / 50 ms, no change"))
-# (header, source, config) of the columns: bbr_a_fair now (0.25.0) and before the rule that
+# (header, source, config) of the columns: bbr_a_fair now (0.26.0) and before the rule that
 # tells a longer path from a queue (0.20.0), bbr, cubic
-ROUTE_CCS = (("bbr_a_fair 0.25.0", "v", "bbr_a_fair"),
+ROUTE_CCS = (("bbr_a_fair 0.26.0", "v", "bbr_a_fair"),
              ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
              ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
 ROUTE_WHAT = ("mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
@@ -32,7 +32,7 @@ def route_table(metric, digits, worst=False):
     worst, bbr_a_fair's worst run)."""
     cols = [Col(h, metric, digits, src=src, config=cfg) for h, src, cfg in ROUTE_CCS]
     if worst:
-        cols.insert(1, Col("bbr_a_fair 0.25.0, worst run", metric, digits, extreme="min", src="v",
+        cols.insert(1, Col("bbr_a_fair 0.26.0, worst run", metric, digits, extreme="min", src="v",
                            config="bbr_a_fair"))
     return Table(ROUTE, ["paths"], [([what], {"scenario": pt}) for pt, what in ROUTE_POINTS],
                  cols, what=ROUTE_WHAT)
@@ -78,7 +78,7 @@ def many_hosts_table():
 
 def route_loss_table():
     """The route change on a lossy link beside the same paths from the start."""
-    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0250"}, ["paths", "cc"], [
+    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0260"}, ["paths", "cc"], [
         ([what, cc], {"src": src, "scenario": pt, "config": cc})
         for pt, what in (("up15-loss", "10 -> 25 ms at 20 s"), ("static-25-loss", "25 / 50 ms from the start"))
         for cc, src in (("bbr_a_fair", "f"), ("bbr", "l"))],
@@ -213,12 +213,12 @@ PATHS_BLOCKS = {
     "paths-route-solo": Table(SOLO, ["path"], [
         ([what], {"scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
                                                    ("static-40", "40 ms from the start"))],
-        [Col("bbr_a_fair 0.25.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
+        [Col("bbr_a_fair 0.26.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
         [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, src="s", config=cc)
          for cc in ("bbr", "cubic")] +
         [Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
              config="bbr_a_fair-0.20.0"),
-         Col("bbr_a_fair 0.25.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
+         Col("bbr_a_fair 0.26.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
         what="mean +- 95 % CI half-width over the seeds; one flow, 50 Mbit/s, a buffer of 4 "
              "BDP of 20 ms, measured over 50..119 s"),
 }
