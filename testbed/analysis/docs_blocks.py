@@ -122,7 +122,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
-V0250_DIR = f"{COEX}/v0250"  # the current release's runs (docs/results.md, README.md)
+V0260_DIR = f"{COEX}/v0260"  # the current release's runs (docs/results.md, README.md)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -214,14 +214,14 @@ def _spread(x, digits):
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
-        {"p": "docs/results/coexistence-uml/v0241/own-30s/screen_runs.csv",
-         "q": f"{V0250_DIR}/own-30s/screen_runs.csv"},
+        {"p": f"{V0260_DIR}/own-30s-ref/screen_runs.csv",
+         "q": f"{V0260_DIR}/own-30s/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
                                                         ("bbr_a_fair", "def", "q"))]),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0250_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{V0260_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -229,7 +229,7 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
              "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
-    "results-cubic": Table({"h": f"{V0250_DIR}/cubic/screen_runs.csv", **GRID200},
+    "results-cubic": Table({"h": f"{V0260_DIR}/cubic/screen_runs.csv", **GRID200},
                            ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
@@ -240,14 +240,14 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
-    "results-bbr": Table({"b": f"{V0250_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{V0260_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
         what="mean +- 95 % CI half-width over the seeds; one bbr_a_fair flow and one bbr flow, "
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
-    "results-wide": Table({"w": f"{V0250_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+    "results-wide": Table({"w": f"{V0260_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],
