@@ -75,13 +75,18 @@
 #define BBR_SCALE		8
 #define BBR_UNIT		BIT(BBR_SCALE)
 
-/* The algorithms this module registers, one congestion-control name each. */
+/*
+ * The algorithms this module registers, one congestion-control name each,
+ * and after them the variants an algorithm's ACKs may be compiled for as
+ * well (bbr_hook_ack()), which register no name of their own.
+ */
 enum bbr_algo {
 	BBR_ALGO_A,		/* "bbr_a": BBR-A as the paper specifies it */
 	BBR_ALGO_A_FAIR,	/* "bbr_a_fair": the project's extension */
 	BBR_ALGO_BBQ,		/* "bbq": Ma et al.'s baseline */
 	BBR_ALGO_DA_BBR,	/* "da_bbr": Kim and Cho's baseline */
-	BBR_ALGO_NUM
+	BBR_ALGO_NUM,
+	BBR_ALGO_A_FIXED = BBR_ALGO_NUM, /* "bbr_a"'s ACKs at adaptive=0 */
 };
 
 enum bbr_mode {
@@ -266,6 +271,10 @@ static const struct kernel_param_ops bbr_param_ops = {
  */
 static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 					  const enum bbr_algo algo);
+static __always_inline void bbr_hook_ack(struct sock *sk,
+					 const struct rate_sample *rs,
+					 const struct bbr_ctx *c,
+					 const enum bbr_algo algo);
 static __always_inline void bbr_hook_init(struct sock *sk,
 					  const enum bbr_algo algo);
 static __always_inline void bbr_hook_on_ack(struct sock *sk,
@@ -1227,24 +1236,25 @@ static __always_inline void bbr_update_model(struct sock *sk,
 	bbr_trace_gain(sk, c, BBR_EV_ACK, changed || bbr->round_start, algo);
 }
 
-/* Called on every ACK with the rate sample it produced. */
+/*
+ * Called on every ACK with the rate sample it produced and the ACK's context
+ * (bbr_hook_ack()).
+ */
 static __always_inline void bbr_main(struct sock *sk,
 				     const struct rate_sample *rs,
+				     const struct bbr_ctx *c,
 				     const enum bbr_algo algo)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_ctx c bbr_a_no_autoinit;	/* bbr_hook_load() fills it */
 	u32 model_bw, bw;
 
-	c.rtt_us = rs->rtt_us;
-	bbr_hook_load(&c, algo);
-	bbr_update_model(sk, &c, rs, algo);
+	bbr_update_model(sk, c, rs, algo);
 
 	model_bw = bbr_bw(sk);
-	bw = bbr_hook_bw(sk, &c, model_bw, algo);
-	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, model_bw, bw, algo),
-			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
-	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
+	bw = bbr_hook_bw(sk, c, model_bw, algo);
+	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, c, model_bw, bw, algo),
+			    bbr_hook_pacing_gain(sk, c, bbr->pacing_gain, algo));
+	bbr_set_cwnd(sk, c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
 }
 
 static __always_inline void bbr_init(struct sock *sk, const enum bbr_algo algo)
@@ -1420,6 +1430,7 @@ static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 {
 	switch (algo) {
 	case BBR_ALGO_A:
+	case BBR_ALGO_A_FIXED:
 		bbr_a_load(c);
 		break;
 	case BBR_ALGO_A_FAIR:
@@ -1432,6 +1443,27 @@ static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 		da_bbr_load(c);
 		break;
 	default:
+		break;
+	}
+}
+
+/*
+ * An ACK, its context loaded: the core compiled for the algorithm, or for a
+ * variant of it that the context selects. bbr_a at adaptive=0 is BBRv1 with
+ * a loss round kept (bbr_a_ack()): compiled apart, its ACKs do BBRv1's work
+ * and no test of the parameter beyond the one that chose it.
+ */
+static __always_inline void bbr_hook_ack(struct sock *sk,
+					 const struct rate_sample *rs,
+					 const struct bbr_ctx *c,
+					 const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_ack(sk, rs, c);
+		break;
+	default:
+		bbr_main(sk, rs, c, algo);
 		break;
 	}
 }
@@ -1485,6 +1517,9 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 	switch (algo) {
 	case BBR_ALGO_A:
 		bbr_a_round_end(sk, c);
+		break;
+	case BBR_ALGO_A_FIXED:
+		bbr_a_fixed_round_end(sk);
 		break;
 	case BBR_ALGO_A_FAIR:
 		bbr_a_fair_round_end(sk, c);
@@ -1804,6 +1839,9 @@ static __always_inline void bbr_hook_trace(struct sock *sk,
 					   const enum bbr_algo algo)
 {
 	switch (algo) {
+	case BBR_ALGO_A_FIXED:
+		snap->algo = BBR_ALGO_A;	/* its name's */
+		fallthrough;
 	case BBR_ALGO_A:
 		bbr_a_trace(sk, c, snap);
 		break;
@@ -1827,7 +1865,11 @@ static void fn##_init(struct sock *sk)					\
 }									\
 static BBR_A_CONG_CONTROL(fn##_main)					\
 {									\
-	bbr_main(sk, rs, algo);						\
+	struct bbr_ctx c bbr_a_no_autoinit; /* bbr_hook_load() fills it */ \
+									\
+	c.rtt_us = rs->rtt_us;						\
+	bbr_hook_load(&c, algo);					\
+	bbr_hook_ack(sk, rs, &c, algo);					\
 }									\
 static void fn##_set_state(struct sock *sk, u8 new_state)		\
 {									\

@@ -163,6 +163,22 @@ static __always_inline void bbr_a_round_end(struct sock *sk,
 }
 
 /*
+ * A round ends at adaptive=0 (BBR_ALGO_A_FIXED): no gain reads the loss
+ * round's verdict, and the ACK has not read loss_thresh (bbr_a_load()). The
+ * loss round starts over with no verdict (not lossy), so that once adaptive
+ * is set, the first verdict is on a loss round begun at a round's end, with
+ * loss_thresh as it is then. (The verdict was once taken here with a
+ * loss_thresh the ACK had not loaded: the stack's.)
+ */
+static __always_inline void bbr_a_fixed_round_end(struct sock *sk)
+{
+	struct bbr_a_state *a = bbr_a_state(sk);
+
+	bbr_a_loss_round_start(sk, &a->loss);
+	a->lossy = 0;
+}
+
+/*
  * Track rtt_max, the largest RTT this flow has seen: in every state or only in
  * PROBE_BW, for the connection's lifetime or refreshed from the current
  * sample once it is rtt_max_win_sec old. Samples from ACKs that may have been
@@ -266,6 +282,23 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 	}
 	*why = BBR_WHY_CRUISE;
 	return BBR_UNIT;
+}
+
+/*
+ * An ACK, its parameters loaded. At adaptive=0 bbr_a is BBRv1, compiled as
+ * its own variant (BBR_ALGO_A_FIXED): the gains are BBRv1's, rtt_max is not
+ * kept, and the only work beyond BBRv1's is the loss round's restart at a
+ * round's end, so that adaptive=0 costs about what BBRv1 costs per ACK. A
+ * write to adaptive takes effect from the next ACK, as any parameter's.
+ */
+static __always_inline void bbr_a_ack(struct sock *sk,
+				      const struct rate_sample *rs,
+				      const struct bbr_ctx *c)
+{
+	if (bbr_a_params(c)->adaptive)
+		bbr_main(sk, rs, c, BBR_ALGO_A);
+	else
+		bbr_main(sk, rs, c, BBR_ALGO_A_FIXED);
 }
 
 static __always_inline void bbr_a_trace(struct sock *sk,
