@@ -259,7 +259,10 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 	u32 rtt_us, level, thresh;
 	bool queued, lossy;
 
-	if (bbr->cycle_idx > 1 || !a->rtt_max_us || !p->adaptive)
+	/* phases 2..7 cruise: BBR_UNIT, without a load of bbr_cycle_gain[] */
+	if (bbr->cycle_idx > 1)
+		return BBR_UNIT;
+	if (!a->rtt_max_us || !p->adaptive)
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);

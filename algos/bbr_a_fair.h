@@ -916,7 +916,10 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	u32 rtt_us, rtt_max;
 	bool queued;
 
-	if (bbr->cycle_idx > 1 || !f->rtt_max_us || f->compete)
+	/* phases 2..7 cruise: BBR_UNIT, without a load of bbr_cycle_gain[] */
+	if (bbr->cycle_idx > 1)
+		return BBR_UNIT;
+	if (!f->rtt_max_us || f->compete)
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
