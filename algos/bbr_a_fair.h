@@ -870,10 +870,14 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 	/*
 	 * The trusted path RTT: a sample not carried by a retransmission,
 	 * whose send time may be its pacing slot's rather than its own
-	 * (bbr_a_compete_base), nor by an ACK without a delivery sample.
+	 * (bbr_a_compete_base), nor by an ACK without a delivery sample. It
+	 * is bbr_a_base_next()'s minimum, tested first for whether the sample
+	 * lowers it, which few do: the other tests and the store are then
+	 * skipped.
 	 */
-	if (c->rtt_us >= 0 && !rs->is_retrans && rs->delivered > 0)
-		bbr->priv16 = bbr_a_base_next(bbr->priv16, c->rtt_us);
+	if (c->rtt_us >= 0 && bbr_a_base_of_us(c->rtt_us) < bbr->priv16 &&
+	    !rs->is_retrans && rs->delivered > 0)
+		bbr->priv16 = bbr_a_base_of_us(c->rtt_us);
 
 	if (bbr->mode != BBR_PROBE_BW) {
 		if (bbr->mode == BBR_PROBE_RTT && bbr->probe_rtt_done_stamp &&
