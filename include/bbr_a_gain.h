@@ -34,10 +34,19 @@
 #define BBR_A_BBR1_GAIN_UP	320U	/* BBRv1's 5/4 */
 #define BBR_A_BBR1_GAIN_DOWN	192U	/* BBRv1's 3/4 */
 
-/* Round-to-nearest unsigned division; d must be non-zero. */
+/*
+ * Round-to-nearest unsigned division; d must be non-zero. The gains divide
+ * on every ACK of their phases: where the dividend and the divisor fit in 32
+ * bits (rtt_max, or bbr_a_fair's queueing part of it, below about 5.5 s),
+ * a 32-bit division gives the same quotient for a fraction of a 64-bit
+ * one's cost, and without the library call a 32-bit kernel makes for it.
+ */
 static inline u64 bbr_a_div_round(u64 n, u64 d)
 {
-	return bbr_a_div_u64(n + d / 2, d);
+	n += d / 2;
+	if (!((n | d) >> 32))
+		return (u32)n / (u32)d;
+	return bbr_a_div_u64(n, d);
 }
 
 /* Pup * 256: 384 (rtt far below rtt_max) down to 256 (rtt == rtt_max). */
