@@ -898,6 +898,9 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 
 	over = (s16)((u16)tcp_jiffies32 - f->rtt_max_stamp -
 		     bbr_a_fair_rtt_max_win_sec * HZ) > 0;
+	/* within the window, a sample no larger changes nothing: most ACKs */
+	if (!over && (u32)rs->rtt_us <= f->rtt_max_us)
+		return;
 	f->rtt_max_us = bbr_a_rtt_max_next(f->rtt_max_us, (u32)rs->rtt_us,
 					   bbr->min_rtt_us, over, &restart);
 	if (restart)
