@@ -36,17 +36,13 @@
 
 /*
  * Round-to-nearest unsigned division; d must be non-zero. The gains divide
- * on every ACK of their phases: where the dividend and the divisor fit in 32
- * bits (rtt_max, or bbr_a_fair's queueing part of it, below about 5.5 s),
- * a 32-bit division gives the same quotient for a fraction of a 64-bit
- * one's cost, and without the library call a 32-bit kernel makes for it.
+ * on every ACK of their phases: in 32 bits where the dividend fits, that is
+ * for rtt_max (bbr_a_fair: its queueing part) below about 5.5 s
+ * (bbr_a_div_u64_fit()).
  */
 static inline u64 bbr_a_div_round(u64 n, u64 d)
 {
-	n += d / 2;
-	if (!((n | d) >> 32))
-		return (u32)n / (u32)d;
-	return bbr_a_div_u64(n, d);
+	return bbr_a_div_u64_fit(n + d / 2, d);
 }
 
 /* Pup * 256: 384 (rtt far below rtt_max) down to 256 (rtt == rtt_max). */
