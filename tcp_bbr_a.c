@@ -175,16 +175,18 @@ struct bbr {
 
 /*
  * What one ACK's processing knows beyond the socket: the module parameters
- * its algorithm uses, read once at the start (so a parameter written during
- * the ACK takes effect whole, from the next one), and the ACK's RTT sample.
- * Each algorithm lays out params[] as its own struct (see algos/), no larger
- * than this (a BUILD_BUG_ON says so), and reads only what its load wrote.
+ * its algorithm uses, copied once at the start from the algorithm's
+ * snapshot of them (so a parameter written during the ACK takes effect
+ * whole, from the next one; see "Module parameters"), and the ACK's RTT
+ * sample. Each algorithm lays out params[] as its own struct (see algos/),
+ * of whole u64 words and no larger than this (BUILD_BUG_ONs say so), and
+ * reads only what its load wrote.
  */
-#define BBR_CTX_WORDS		6
+#define BBR_CTX_WORDS		3
 
 struct bbr_ctx {
+	u64	params[BBR_CTX_WORDS];	/* the algorithm's parameters */
 	s32	rtt_us;			/* this ACK's RTT sample; -1: none */
-	u32	params[BBR_CTX_WORDS];	/* the algorithm's parameters */
 };
 
 /* An idle period this long may outlast the 32-bit microsecond stamps. */
@@ -227,9 +229,21 @@ static const u32 bbr_extra_acked_max_us = 100 * 1000;
  * kernel's param_set_uint_minmax() (kstrtouint(buf, 0, ...): decimal, 0x
  * hex or 0 octal, one trailing newline; include/bbr_a_compat.h has it for
  * kernels without it). A write outside the range, or not a number, fails
- * with -EINVAL or -ERANGE and leaves the value unchanged. An algorithm reads
- * the ones it uses once per ACK (struct bbr_ctx), so a change applies to
- * every socket of that algorithm from its next ACK.
+ * with -EINVAL or -ERANGE and leaves the value unchanged.
+ *
+ * ACKs do not read them one by one: each algorithm keeps a snapshot of the
+ * ones every ACK of it uses, a struct of whole u64 words (its *_params),
+ * which every successful write rebuilds before it returns
+ * (bbr_params_load(); the kernel serialises a module's parameter writes),
+ * as does the module's load. Each ACK copies its algorithm's snapshot into
+ * its context (struct bbr_ctx) at its start, a word at a time: one load per
+ * word, not one per parameter (in UML's -mcmodel=large modules, two
+ * instructions per parameter). A change thus applies to every socket of that
+ * algorithm from its next ACK, whole within an ACK. No parameter straddles a
+ * word, so a copy that crosses a write (on a 32-bit kernel, a word read in
+ * two halves) gives each parameter its old or its new value, as separate
+ * writes would. Parameters that only a rarer event uses are read at that
+ * event (bbr_a_fair_event_load()).
  */
 struct bbr_param {
 	unsigned int val;	/* kp->arg points here */
@@ -237,12 +251,17 @@ struct bbr_param {
 	unsigned int max;
 };
 
+static void bbr_params_load(void);
+
 static int bbr_param_set(const char *buf, const struct kernel_param *kp)
 {
 	const struct bbr_param *p = container_of((unsigned int *)kp->arg,
 						 struct bbr_param, val);
+	int err = param_set_uint_minmax(buf, kp, p->min, p->max);
 
-	return param_set_uint_minmax(buf, kp, p->min, p->max);
+	if (!err)
+		bbr_params_load();
+	return err;
 }
 
 static const struct kernel_param_ops bbr_param_ops = {
@@ -259,6 +278,28 @@ static const struct kernel_param_ops bbr_param_ops = {
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
 
 #define bbr_param(name)		READ_ONCE(bbr_param_##name.val)
+
+/* A snapshot's first n u64 words, into an ACK's context. */
+static __always_inline void bbr_params_get(u64 *ctx, const u64 *snap,
+					   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ctx[i] = READ_ONCE(snap[i]);
+}
+
+/* A snapshot of n u64 words, rebuilt. */
+static void bbr_params_put(u64 *snap, const u64 *val, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(snap[i], val[i]);
+}
+
+/* The words of an algorithm's parameter struct, its snapshot's size. */
+#define BBR_PARAMS_WORDS(type)	(sizeof(type) / sizeof(u64))
 
 /* The ACK context's parameters, as the algorithm's own struct TYPE. */
 #define BBR_CTX_PARAMS(c, type)						\
@@ -1448,6 +1489,18 @@ static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 }
 
 /*
+ * A parameter was written (or the module loads): every algorithm rebuilds its
+ * snapshot of the parameters its ACKs read (section "Module parameters").
+ */
+static void bbr_params_load(void)
+{
+	bbr_a_snapshot_load();
+	bbr_a_fair_snapshot_load();
+	bbq_snapshot_load();
+	da_bbr_snapshot_load();
+}
+
+/*
  * An ACK, its context loaded: the core compiled for the algorithm, or for a
  * variant of it that the context selects. bbr_a at adaptive=0 is BBRv1 with
  * a loss round kept (bbr_a_ack()): compiled apart, its ACKs do BBRv1's work
@@ -1927,6 +1980,7 @@ static int __init bbr_module_init(void)
 	int i, err;
 
 	BUILD_BUG_ON(sizeof(struct bbr) + BBR_PRIV_MIN > ICSK_CA_PRIV_SIZE);
+	bbr_params_load();	/* the defaults, if no parameter was given */
 	err = tcp_register_congestion_control(&bbr_ops[BBR_ALGO_A]);
 	if (err)
 		return err;

@@ -16,11 +16,13 @@ BBR_PARAM(bbq_alpha_us, 3000, 0, 1000000,
 BBR_PARAM(bbq_beta_pm, 10, 0, 1000,
 	  "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
 
-/* bbq's parameters, read once per ACK. */
+/* bbq's parameters, as its ACKs read them: a snapshot (bbq_load()). */
 struct bbq_params {
 	u32	alpha_us;
 	u32	beta_pm;
-};
+} __aligned(8);
+
+static struct bbq_params bbq_snapshot __read_mostly;
 
 static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 {
@@ -30,10 +32,20 @@ static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 
 static __always_inline void bbq_load(struct bbr_ctx *c)
 {
-	struct bbq_params *p = bbq_params(c);
+	bbr_params_get(c->params, (const u64 *)&bbq_snapshot,
+		       BBR_PARAMS_WORDS(struct bbq_params));
+}
 
-	p->alpha_us = bbr_param(bbq_alpha_us);
-	p->beta_pm = bbr_param(bbq_beta_pm);
+/* A parameter was written: bbq's snapshot, rebuilt. */
+static void bbq_snapshot_load(void)
+{
+	struct bbq_params p = {
+		.alpha_us = bbr_param(bbq_alpha_us),
+		.beta_pm = bbr_param(bbq_beta_pm),
+	};
+
+	bbr_params_put((u64 *)&bbq_snapshot, (const u64 *)&p,
+		       BBR_PARAMS_WORDS(p));
 }
 
 /* Does a persistent queue end this probe-up phase after elapsed_us? */

@@ -35,18 +35,24 @@ BBR_PARAM(loss_thresh, 20, 0, 1000,
 BBR_PARAM(probe_down_and, 0, 0, 1,
 	  "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
 
-/* bbr_a's parameters, read once per ACK. */
+/*
+ * bbr_a's parameters, as its ACKs read them: a snapshot, copied into each
+ * ACK's context (bbr_a_load()). adaptive is in the first word, which is all
+ * an ACK at adaptive=0 copies.
+ */
 struct bbr_a_params {
-	u32	inflight_thresh;
-	u32	queue_thresh_us;
-	u32	loss_thresh;
-	u32	rtt_max_win_sec;
 	u8	adaptive;
 	u8	rtt_max_scope;
 	u8	gate_signal;
 	u8	probe_up_hold;
 	u8	probe_down_and;
-};
+	u32	inflight_thresh;
+	u32	queue_thresh_us;
+	u32	loss_thresh;
+	u32	rtt_max_win_sec;
+} __aligned(8);
+
+static struct bbr_a_params bbr_a_snapshot __read_mostly;
 
 /*
  * The loss rate of packet-timed rounds, for the probe-down test: the counts
@@ -91,19 +97,33 @@ static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 
 static __always_inline void bbr_a_load(struct bbr_ctx *c)
 {
-	struct bbr_a_params *p = bbr_a_params(c);
+	const unsigned int words = BBR_PARAMS_WORDS(struct bbr_a_params);
+	const u64 *snap = (const u64 *)&bbr_a_snapshot;
 
-	p->adaptive = bbr_param(adaptive);
-	if (!p->adaptive)
+	BUILD_BUG_ON(offsetof(struct bbr_a_params, adaptive) >= sizeof(u64));
+	bbr_params_get(c->params, snap, 1);
+	if (!bbr_a_params(c)->adaptive)
 		return;		/* BBRv1's gains: no other is read */
-	p->rtt_max_scope = bbr_param(rtt_max_scope);
-	p->rtt_max_win_sec = bbr_param(rtt_max_win_sec);
-	p->gate_signal = bbr_param(gate_signal);
-	p->inflight_thresh = bbr_param(inflight_thresh);
-	p->queue_thresh_us = bbr_param(queue_thresh_us);
-	p->probe_up_hold = bbr_param(probe_up_hold);
-	p->loss_thresh = bbr_param(loss_thresh);
-	p->probe_down_and = bbr_param(probe_down_and);
+	bbr_params_get(c->params + 1, snap + 1, words - 1);
+}
+
+/* A parameter was written: bbr_a's snapshot, rebuilt. */
+static void bbr_a_snapshot_load(void)
+{
+	struct bbr_a_params p = {
+		.adaptive = bbr_param(adaptive),
+		.rtt_max_scope = bbr_param(rtt_max_scope),
+		.rtt_max_win_sec = bbr_param(rtt_max_win_sec),
+		.gate_signal = bbr_param(gate_signal),
+		.inflight_thresh = bbr_param(inflight_thresh),
+		.queue_thresh_us = bbr_param(queue_thresh_us),
+		.probe_up_hold = bbr_param(probe_up_hold),
+		.loss_thresh = bbr_param(loss_thresh),
+		.probe_down_and = bbr_param(probe_down_and),
+	};
+
+	bbr_params_put((u64 *)&bbr_a_snapshot, (const u64 *)&p,
+		       BBR_PARAMS_WORDS(p));
 }
 
 static void bbr_a_loss_round_start(struct sock *sk, struct bbr_a_loss_round *l)

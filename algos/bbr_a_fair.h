@@ -143,15 +143,18 @@ static const u32 bbr_a_fair_rtt_max_win_sec = 10;
 static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
 /*
- * bbr_a_fair's parameters that ACKs use, read once per ACK; those used only
- * when PROBE_RTT ends are in struct bbr_a_fair_event_params, read once then.
+ * bbr_a_fair's parameters that ACKs use, as they read them: a snapshot,
+ * copied into each ACK's context (bbr_a_fair_load()); those used only when
+ * PROBE_RTT ends are in struct bbr_a_fair_event_params, read once then.
  */
 struct bbr_a_fair_params {
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
 	u32	loss_thresh;
 	u32	probe_rtt_pm;
-};
+} __aligned(8);
+
+static struct bbr_a_fair_params bbr_a_fair_snapshot __read_mostly;
 
 /*
  * The largest K the state holds, ms: a law begun at a window above about
@@ -225,12 +228,22 @@ bbr_a_fair_state(const struct sock *sk)
 
 static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 {
-	struct bbr_a_fair_params *p = bbr_a_fair_params(c);
+	bbr_params_get(c->params, (const u64 *)&bbr_a_fair_snapshot,
+		       BBR_PARAMS_WORDS(struct bbr_a_fair_params));
+}
 
-	p->cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
-	p->cwnd_pkts = bbr_param(fair_cwnd_pkts);
-	p->loss_thresh = bbr_param(loss_thresh);
-	p->probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
+/* A parameter was written: bbr_a_fair's snapshot, rebuilt. */
+static void bbr_a_fair_snapshot_load(void)
+{
+	struct bbr_a_fair_params p = {
+		.cwnd_queue_us = bbr_param(fair_cwnd_queue_us),
+		.cwnd_pkts = bbr_param(fair_cwnd_pkts),
+		.loss_thresh = bbr_param(loss_thresh),
+		.probe_rtt_pm = bbr_param(fair_probe_rtt_pm),
+	};
+
+	bbr_params_put((u64 *)&bbr_a_fair_snapshot, (const u64 *)&p,
+		       BBR_PARAMS_WORDS(p));
 }
 
 static __always_inline void

@@ -30,11 +30,13 @@ BBR_PARAM(da_guard_pct, 20, 0, 1000,
 /* The pacing gain of recovery's first round, at most. */
 static const u32 da_bbr_recovery_gain = BBR_UNIT * 3 / 4;
 
-/* da_bbr's parameters, read once per ACK. */
+/* da_bbr's parameters, as its ACKs read them: a snapshot (da_bbr_load()). */
 struct da_bbr_params {
 	u32	guard_pct;
 	u8	enable;
-};
+} __aligned(8);
+
+static struct da_bbr_params da_bbr_snapshot __read_mostly;
 
 /* da_bbr's socket state, after the core's. */
 struct da_bbr_state {
@@ -66,10 +68,20 @@ static __always_inline struct da_bbr_state *da_bbr_state(const struct sock *sk)
 
 static __always_inline void da_bbr_load(struct bbr_ctx *c)
 {
-	struct da_bbr_params *p = da_bbr_params(c);
+	bbr_params_get(c->params, (const u64 *)&da_bbr_snapshot,
+		       BBR_PARAMS_WORDS(struct da_bbr_params));
+}
 
-	p->enable = bbr_param(da_enable);
-	p->guard_pct = bbr_param(da_guard_pct);
+/* A parameter was written: da_bbr's snapshot, rebuilt. */
+static void da_bbr_snapshot_load(void)
+{
+	struct da_bbr_params p = {
+		.enable = bbr_param(da_enable),
+		.guard_pct = bbr_param(da_guard_pct),
+	};
+
+	bbr_params_put((u64 *)&da_bbr_snapshot, (const u64 *)&p,
+		       BBR_PARAMS_WORDS(p));
 }
 
 static __always_inline void da_bbr_init_state(struct sock *sk)

@@ -1,9 +1,10 @@
 """Properties of the module's source layout that its design rests on (issue: the module
 core), checked on the text so that a later edit cannot quietly undo them.
 
-- A module parameter is read only in an algorithm's load hook (once per ACK, into struct
-  bbr_ctx; or, for those only a rarer event uses, once per that event): 0.4.0 read
-  da_enable up to six times per ACK, and a write between two reads gave half of one
+- A module parameter is read only in a function named *_load: an algorithm's snapshot
+  builder (at each write of a parameter; each ACK copies the snapshot into struct bbr_ctx
+  once, in its load hook) or, for those only a rarer event uses, once per that event: 0.4.0
+  read da_enable up to six times per ACK, and a write between two reads gave half of one
   behaviour and half of the other.
 - The core's functions contain no test of the algorithm: the algorithms are reached only
   through the hooks of section "Hooks".
