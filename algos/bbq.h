@@ -8,7 +8,7 @@
  * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1;
  * bbq_alpha_us=0 switches it off.
  *
- * Part of tcp_bbr_a.c, included after the core.
+ * Part of bbr_a_core.c, included after the core.
  */
 
 BBR_PARAM(bbq_alpha_us, 3000, 0, 1000000,

@@ -12,7 +12,7 @@
  * The module parameters select among the readings the paper's text allows
  * (README, "BBR-A as implemented"); with adaptive=0 it is plain BBRv1.
  *
- * Part of tcp_bbr_a.c, included after the core; bbr_a_fair builds on the
+ * Part of bbr_a_core.c, included after the core; bbr_a_fair builds on the
  * loss-round and gain functions here.
  */
 

@@ -109,7 +109,7 @@
  * another flow's exit lets this one's bw go on growing, each of them
  * doubling inflight into a full buffer.
  *
- * Part of tcp_bbr_a.c, included after algos/bbr_a.h.
+ * Part of bbr_a_core.c, included after algos/bbr_a.h.
  */
 
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,

@@ -19,7 +19,7 @@
  * either way, so that a switch written during a connection applies whole
  * from the next ACK.
  *
- * Part of tcp_bbr_a.c, included after the core.
+ * Part of bbr_a_core.c, included after the core.
  */
 
 BBR_PARAM(da_enable, 1, 0, 1,

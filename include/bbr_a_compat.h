@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel API differences that tcp_bbr_a.c meets, all in one place.
+ * Kernel API differences that the module's sources meet, all in one place.
  *
  * Each is decided by a feature probe of the headers the module is built
  * against (Kbuild greps them and defines BBR_A_HAVE_*), not by the kernel
@@ -60,7 +60,7 @@ static void ev(struct sock *sk, enum tcp_ca_event event)		\
  * (tcp_tso_autosize() in net/ipv4/tcp_output.c: the pacing rate's bytes per
  * 2^sk_pacing_shift s, plus a share of the GSO limit that shrinks as
  * min_rtt grows, at most the GSO limit) with the module's minimum,
- * bbr_min_tso_segs() of tcp_bbr_a.c; BBR_A_OPS_TSO_SEGS fills whichever
+ * bbr_min_tso_segs() of bbr_a_core.c; BBR_A_OPS_TSO_SEGS fills whichever
  * member the kernel has.
  */
 static u32 bbr_min_tso_segs(struct sock *sk);

@@ -49,7 +49,7 @@ checkpatch() {
 		echo "not ok - checkpatch $file"; sed 's/^/#   /' <<<"$out"; fail=1
 	fi
 }
-checkpatch tcp_bbr_a.c MACRO_ARG_REUSE
+checkpatch bbr_a_core.c MACRO_ARG_REUSE
 for f in algos/*.h; do checkpatch "$f"; done
 checkpatch include/bbr_a_compat.h
 checkpatch include/bbr_a_gain.h

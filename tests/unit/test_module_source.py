@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "tcp_bbr_a.c", *sorted((ROOT / "algos").glob("*.h"))]
+SOURCES = [ROOT / "bbr_a_core.c", *sorted((ROOT / "algos").glob("*.h"))]
 # A function definition: a line at column 0 naming it, its parameters (maybe over several
 # lines), then "{" alone on a line; its body ends at the next "}" alone on a line.
 DEF = re.compile(r"^[a-z_][^\n;{}()]*?\b(\w+)\(([^;{}]*?)\)\s*\n\{\n(.*?)\n\}$", re.M | re.S)
@@ -25,7 +25,7 @@ def functions(text):
 
 
 def test_functions_parser_finds_the_known_ones():
-    text = (ROOT / "tcp_bbr_a.c").read_text()
+    text = (ROOT / "bbr_a_core.c").read_text()
     names = {n for n, _ in functions(text)}
     assert {"bbr_main", "bbr_update_bw", "bbr_set_cwnd", "bbr_hook_load"} <= names, names
 
@@ -48,7 +48,7 @@ def core_section(text):
 
 
 def test_core_functions_test_no_algorithm():
-    core = core_section((ROOT / "tcp_bbr_a.c").read_text())
+    core = core_section((ROOT / "bbr_a_core.c").read_text())
     found = sorted(set(re.findall(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b", core)))
     assert not found, f"the core tests the algorithm itself: {found}"
 
