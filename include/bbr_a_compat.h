@@ -51,6 +51,8 @@ static void ev(struct sock *sk, enum tcp_ca_event event)		\
 }
 #endif
 
+/* The core's TSO hook: in its object only (bbr_a_core.c defines BBR_A_CORE). */
+#ifdef BBR_A_CORE
 /*
  * A kernel with the BBRv3 patch (google/bbr v3; docs/backends.md, the UML
  * peer kernel) asks the congestion control for the whole TSO burst,
@@ -86,6 +88,7 @@ static u32 bbr_a_tso_segs(struct sock *sk, unsigned int mss_now)
 #else
 #define BBR_A_OPS_TSO_SEGS	.min_tso_segs = bbr_min_tso_segs
 #endif
+#endif /* BBR_A_CORE */
 
 /* Older kernels: prandom_u32_max(), renamed get_random_u32_below() in 6.2. */
 #ifndef BBR_A_HAVE_GET_RANDOM_U32_BELOW

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "bbr_a_core.c", *sorted((ROOT / "algos").glob("*.h"))]
+SOURCES = [ROOT / "bbr_a_core.c", ROOT / "include" / "bbr_a_core.h",
+           *sorted((ROOT / "algos").glob("*.[ch]"))]
 # A function definition: a line at column 0 naming it, its parameters (maybe over several
 # lines), then "{" alone on a line; its body ends at the next "}" alone on a line.
 DEF = re.compile(r"^[a-z_][^\n;{}()]*?\b(\w+)\(([^;{}]*?)\)\s*\n\{\n(.*?)\n\}$", re.M | re.S)
@@ -47,10 +48,18 @@ def core_section(text):
     return text[start:end]
 
 
+ALGO_TEST = re.compile(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b")
+
+
 def test_core_functions_test_no_algorithm():
     core = core_section((ROOT / "bbr_a_core.c").read_text())
-    found = sorted(set(re.findall(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b", core)))
+    found = sorted(set(ALGO_TEST.findall(core)))
     assert not found, f"the core tests the algorithm itself: {found}"
+    # what the core shares with the algorithms: its functions name none either
+    shared = (ROOT / "include" / "bbr_a_core.h").read_text()
+    found = sorted({f"{n}: {a}" for n, body in functions(shared) for a in ALGO_TEST.findall(body)})
+    assert not found, f"include/bbr_a_core.h tests the algorithm: {found}"
+    assert {"bbr_bw", "bbr_params_get"} <= {n for n, _ in functions(shared)}
 
 
 def test_each_algorithm_lives_in_its_own_header():
