@@ -8,13 +8,14 @@
  * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1;
  * bbq_alpha_us=0 switches it off.
  *
- * Part of bbr_a_core.c, included after the core.
+ * Its module parameters are in algos/bbq.c; its per-ACK hook is here, inlined
+ * into the core (bbr_a_core.c).
  */
 
-BBR_PARAM(bbq_alpha_us, 3000, 0, 1000000,
-	  "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
-BBR_PARAM(bbq_beta_pm, 10, 0, 1000,
-	  "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
+#ifndef _BBR_A_ALGOS_BBQ_H
+#define _BBR_A_ALGOS_BBQ_H
+
+#include "bbr_a_core.h"
 
 /* bbq's parameters, as its ACKs read them: a snapshot (bbq_load()). */
 struct bbq_params {
@@ -22,7 +23,7 @@ struct bbq_params {
 	u32	beta_pm;
 } __aligned(8);
 
-static struct bbq_params bbq_snapshot __read_mostly;
+extern struct bbq_params bbq_snapshot;
 
 static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 {
@@ -30,22 +31,21 @@ static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 	return BBR_CTX_PARAMS(c, struct bbq_params);
 }
 
+/* algos/bbq.c: the snapshot, rebuilt at each parameter write */
+void bbq_snapshot_load(void);
+
+#ifdef BBR_A_CORE
+/*
+ * The per-ACK hooks: compiled into the core only (bbr_a_core.c defines
+ * BBR_A_CORE before it includes this header), each inlined into the core's
+ * instantiation for this algorithm, so that they cost no call per ACK; they
+ * may call the core's own functions.
+ */
+
 static __always_inline void bbq_load(struct bbr_ctx *c)
 {
 	bbr_params_get(c->params, (const u64 *)&bbq_snapshot,
 		       BBR_PARAMS_WORDS(struct bbq_params));
-}
-
-/* A parameter was written: bbq's snapshot, rebuilt. */
-static void bbq_snapshot_load(void)
-{
-	struct bbq_params p = {
-		.alpha_us = bbr_param(bbq_alpha_us),
-		.beta_pm = bbr_param(bbq_beta_pm),
-	};
-
-	bbr_params_put((u64 *)&bbq_snapshot, (const u64 *)&p,
-		       BBR_PARAMS_WORDS(p));
 }
 
 /* Does a persistent queue end this probe-up phase after elapsed_us? */
@@ -63,3 +63,7 @@ static __always_inline bool bbq_probe_up_done(struct sock *sk,
 		return false;
 	return elapsed_us > min(p->alpha_us, bbr->min_rtt_us);
 }
+
+#endif /* BBR_A_CORE */
+
+#endif /* _BBR_A_ALGOS_BBQ_H */

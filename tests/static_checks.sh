@@ -51,7 +51,7 @@ checkpatch() {
 }
 checkpatch bbr_a_core.c MACRO_ARG_REUSE
 checkpatch include/bbr_a_core.h MACRO_ARG_REUSE
-for f in algos/*.h; do checkpatch "$f"; done
+for f in algos/*.h algos/*.c; do checkpatch "$f"; done
 checkpatch include/bbr_a_compat.h
 checkpatch include/bbr_a_gain.h
 checkpatch include/bbr_a_math.h
