@@ -1358,7 +1358,7 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A:
-		bbr_a_round_end(sk, c);
+		bbr_a_round_end(sk, bbr_a_params(c)->loss_thresh);
 		break;
 	case BBR_ALGO_A_FIXED:
 		bbr_a_fixed_round_end(sk);
@@ -1685,7 +1685,7 @@ static __always_inline void bbr_hook_trace(struct sock *sk,
 		snap->algo = BBR_ALGO_A;	/* its name's */
 		fallthrough;
 	case BBR_ALGO_A:
-		bbr_a_trace(sk, c, snap);
+		bbr_a_trace(sk, snap);
 		break;
 	case BBR_ALGO_A_FAIR:
 		bbr_a_fair_trace(sk, c, snap);

@@ -238,7 +238,7 @@ static void bbr_a_fair_snapshot_load(void)
 	struct bbr_a_fair_params p = {
 		.cwnd_queue_us = bbr_param(fair_cwnd_queue_us),
 		.cwnd_pkts = bbr_param(fair_cwnd_pkts),
-		.loss_thresh = bbr_param(loss_thresh),
+		.loss_thresh = bbr_a_loss_thresh_load(),
 		.probe_rtt_pm = bbr_param(fair_probe_rtt_pm),
 	};
 
