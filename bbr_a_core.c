@@ -1364,7 +1364,7 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 		bbr_a_fixed_round_end(sk);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_round_end(sk, c);
+		bbr_a_fair_round_end(sk, bbr_a_fair_params(c)->loss_thresh);
 		break;
 	default:
 		break;
@@ -1595,7 +1595,7 @@ static __always_inline u32 bbr_hook_bw(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_bw(sk, c, bw);
+		return bbr_a_fair_bw(sk, bw);
 	default:
 		return bw;
 	}
@@ -1622,7 +1622,7 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_probe_rtt_done(sk, c);
+		bbr_a_fair_probe_rtt_done(sk);
 		break;
 	default:
 		break;
@@ -1653,7 +1653,7 @@ static __always_inline void bbr_hook_congestion(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_congestion(sk, c, rto);
+		bbr_a_fair_congestion(sk, c->rtt_us, rto);
 		break;
 	default:
 		break;
@@ -1667,7 +1667,7 @@ static __always_inline void bbr_hook_undo(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_undo(sk, c);
+		bbr_a_fair_undo(sk);
 		break;
 	default:
 		break;
@@ -1688,7 +1688,7 @@ static __always_inline void bbr_hook_trace(struct sock *sk,
 		bbr_a_trace(sk, snap);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_trace(sk, c, snap);
+		bbr_a_fair_trace(sk, snap);
 		break;
 	default:
 		break;
