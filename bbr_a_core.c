@@ -22,8 +22,8 @@
  * net/ipv4/tcp_bbr.c and calls them in the same order, so that a fix there
  * maps to the function of the same name here; the text is this project's.
  *
- * The algorithms, one header each under algos/, each registered under its
- * own name and selected per socket:
+ * The algorithms, each a header and an object under algos/, each registered
+ * under its own name and selected per socket:
  *
  *   bbr_a       BBR-A (Pan, Li, Tan, Xu, Li, J. Harbin Inst. Tech. 54(11),
  *               2022): RTT-adaptive probe gains in PROBE_BW.
@@ -42,9 +42,18 @@
  * its own whose first member is struct bbr, and reads its module
  * parameters once per ACK into the ACK's context, struct bbr_ctx.
  *
- * A new algorithm: one enum bbr_algo value, a header in algos/ with its
- * state, parameters and hooks, a case in the hooks it changes, and a line
- * in section "Registration".
+ * Objects. What the core shares with the algorithms is in
+ * include/bbr_a_core.h. An algorithm's header, algos/<name>.h, holds its
+ * types, the declarations of its object algos/<name>.c, and its per-ACK
+ * hooks, which only this file compiles (BBR_A_CORE): inlined here, they
+ * cost no call per ACK, and they may call the core's static functions.
+ * Its object holds its module parameters, its socket init and its event
+ * code (a round's end, a congestion event, undo, PROBE_RTT's start or end,
+ * idle restart, a trace event), which the hooks call out of line.
+ *
+ * A new algorithm: one enum bbr_algo value, a header and an object in
+ * algos/ (the latter in Kbuild's tcp_bbr_a-y), a case in the hooks it
+ * changes, and a line in section "Registration".
  */
 
 /* The algorithms' per-ACK hooks are compiled here (algos/<name>.h). */
@@ -1239,8 +1248,8 @@ static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 }
 
 /* ========================================================================
- * The algorithms: each header holds one algorithm's parameters, socket
- * state and hooks.
+ * The algorithms: each header holds one algorithm's socket state, the
+ * declarations of its object and its per-ACK hooks.
  * ========================================================================
  */
 #include "algos/bbr_a.h"

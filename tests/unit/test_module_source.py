@@ -68,6 +68,33 @@ def test_each_algorithm_lives_in_its_own_header():
         assert f"{algo}_load(struct bbr_ctx *c)" in text, algo
 
 
+ALGOS = ("bbr_a", "bbr_a_fair", "bbq", "da_bbr")
+
+
+def test_each_algorithm_is_an_object_of_the_module():
+    """Each algorithm's parameters and event code are in algos/<name>.c, an object of
+    tcp_bbr_a.ko (Kbuild's tcp_bbr_a-y); its header holds no parameter, and its per-ACK hooks
+    only under BBR_A_CORE, which the core alone defines (they are inlined into it)."""
+    kbuild = (ROOT / "Kbuild").read_text()
+    objs = re.search(r"^tcp_bbr_a-y := (.*)$", kbuild, re.M).group(1).split()
+    assert objs == ["bbr_a_core.o", *(f"algos/{a}.o" for a in ALGOS)], objs
+    assert sorted(p.stem for p in (ROOT / "algos").glob("*.c")) == sorted(ALGOS)
+    for algo in ALGOS:
+        h = (ROOT / "algos" / f"{algo}.h").read_text()
+        c = (ROOT / "algos" / f"{algo}.c").read_text()
+        assert not re.search(r"^BBR_PARAM\(", h, re.M), f"{algo}.h defines a parameter"
+        assert re.search(r"^BBR_PARAM\(", c, re.M), f"{algo}.c defines no parameter"
+        assert f"void {algo}_snapshot_load(void)\n{{" in c, algo
+        assert "#ifdef BBR_A_CORE\n" in h and f"{algo}_load(struct bbr_ctx *c)" in h.split("#ifdef BBR_A_CORE")[1]
+        assert "BBR_A_CORE" not in c, algo
+    assert "#define BBR_A_CORE\n" in (ROOT / "bbr_a_core.c").read_text()
+    core = (ROOT / "bbr_a_core.c").read_text()
+    assert core.count("CREATE_TRACE_POINTS") == 1 and "MODULE_LICENSE(" in core
+    for algo in ALGOS:
+        c = (ROOT / "algos" / f"{algo}.c").read_text()
+        assert "CREATE_TRACE_POINTS" not in c and "MODULE_LICENSE" not in c, algo
+
+
 def declared_params():
     names = []
     for src in SOURCES:
