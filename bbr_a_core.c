@@ -1367,7 +1367,8 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A:
-		bbr_a_round_end(sk, bbr_a_params(c)->loss_thresh);
+		bbr_a_round_end(sk, bbr_a_params(c)->adaptive,
+				bbr_a_params(c)->loss_thresh);
 		break;
 	case BBR_ALGO_A_FIXED:
 		bbr_a_fixed_round_end(sk);

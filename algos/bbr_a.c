@@ -83,13 +83,6 @@ void bbr_a_init_state(struct sock *sk)
 	a->rtt_max_stamp = tcp_jiffies32;
 }
 
-void bbr_a_round_end(struct sock *sk, u32 loss_thresh)
-{
-	struct bbr_a_state *a = bbr_a_state(sk);
-
-	a->lossy = bbr_a_loss_round_end(sk, &a->loss, a->lossy, loss_thresh);
-}
-
 /*
  * A round ends at adaptive=0 (BBR_ALGO_A_FIXED): no gain reads the loss
  * round's verdict, and the ACK has not read loss_thresh (bbr_a_load()). The
@@ -104,6 +97,23 @@ void bbr_a_fixed_round_end(struct sock *sk)
 
 	bbr_a_loss_round_start(sk, &a->loss);
 	a->lossy = 0;
+}
+
+/*
+ * A round ends, adaptive as the context read it. Where the core runs as
+ * BBR_ALGO_A whatever adaptive is (an RTO, bbr_set_state()), adaptive may be
+ * 0 and loss_thresh then was not loaded (zero): the round ends as
+ * BBR_ALGO_A_FIXED's does.
+ */
+void bbr_a_round_end(struct sock *sk, bool adaptive, u32 loss_thresh)
+{
+	struct bbr_a_state *a = bbr_a_state(sk);
+
+	if (!adaptive) {
+		bbr_a_fixed_round_end(sk);
+		return;
+	}
+	a->lossy = bbr_a_loss_round_end(sk, &a->loss, a->lossy, loss_thresh);
 }
 
 void bbr_a_trace(struct sock *sk, struct bbr_a_snapshot *snap)

@@ -87,7 +87,7 @@ static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 void bbr_a_snapshot_load(void);
 u32 bbr_a_loss_thresh_load(void);
 void bbr_a_init_state(struct sock *sk);
-void bbr_a_round_end(struct sock *sk, u32 loss_thresh);
+void bbr_a_round_end(struct sock *sk, bool adaptive, u32 loss_thresh);
 void bbr_a_fixed_round_end(struct sock *sk);
 void bbr_a_trace(struct sock *sk, struct bbr_a_snapshot *snap);
 
