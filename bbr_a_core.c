@@ -1779,7 +1779,15 @@ static int __init bbr_module_init(void)
 	int i, err;
 
 	BUILD_BUG_ON(sizeof(struct bbr) + BBR_PRIV_MIN > ICSK_CA_PRIV_SIZE);
-	bbr_params_load();	/* the defaults, if no parameter was given */
+	/*
+	 * The defaults, if no parameter was given. The parameters' sysfs files
+	 * exist already (mod_sysfs_setup() runs before the module's init): a
+	 * write from there, which holds this lock, would otherwise rebuild the
+	 * snapshots under this rebuild and be lost in it.
+	 */
+	kernel_param_lock(THIS_MODULE);
+	bbr_params_load();
+	kernel_param_unlock(THIS_MODULE);
 	err = tcp_register_congestion_control(&bbr_ops[BBR_ALGO_A]);
 	if (err)
 		return err;

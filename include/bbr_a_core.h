@@ -158,8 +158,9 @@ static const u32 bbr_cwnd_min_target __maybe_unused = 4;
  * ACKs do not read them one by one: each algorithm keeps a snapshot of the
  * ones every ACK of it uses, a struct of whole u64 words (its *_params),
  * which every successful write rebuilds before it returns
- * (bbr_params_load(); the kernel serialises a module's parameter writes),
- * as does the module's load. Each ACK copies its algorithm's snapshot into
+ * (bbr_params_load(); the kernel serialises a module's parameter writes
+ * with kernel_param_lock()), as does the module's init, holding that lock
+ * too. Each ACK copies its algorithm's snapshot into
  * its context (struct bbr_ctx) at its start, a word at a time: one load per
  * word, not one per parameter (in UML's -mcmodel=large modules, two
  * instructions per parameter). A change thus applies to every socket of that
