@@ -23,7 +23,7 @@ struct bbq_params {
 	u32	beta_pm;
 } __aligned(8);
 
-extern struct bbq_params bbq_snapshot;
+extern struct bbq_params bbq_params_snap;
 
 static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 {
@@ -44,7 +44,7 @@ void bbq_snapshot_load(void);
 
 static __always_inline void bbq_load(struct bbr_ctx *c)
 {
-	bbr_params_get(c->params, (const u64 *)&bbq_snapshot,
+	bbr_params_get(c->params, (const u64 *)&bbq_params_snap,
 		       BBR_PARAMS_WORDS(struct bbq_params));
 }
 

@@ -24,24 +24,26 @@ BBR_PARAM(loss_thresh, 20, 0, 1000,
 BBR_PARAM(probe_down_and, 0, 0, 1,
 	  "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
 
-struct bbr_a_params bbr_a_snapshot __read_mostly;
+struct bbr_a_params bbr_a_params_snap __read_mostly;
 
 /* A parameter was written: bbr_a's snapshot, rebuilt. */
 void bbr_a_snapshot_load(void)
 {
-	struct bbr_a_params p = {
-		.adaptive = bbr_param(adaptive),
-		.rtt_max_scope = bbr_param(rtt_max_scope),
-		.rtt_max_win_sec = bbr_param(rtt_max_win_sec),
-		.gate_signal = bbr_param(gate_signal),
-		.inflight_thresh = bbr_param(inflight_thresh),
-		.queue_thresh_us = bbr_param(queue_thresh_us),
-		.probe_up_hold = bbr_param(probe_up_hold),
-		.loss_thresh = bbr_param(loss_thresh),
-		.probe_down_and = bbr_param(probe_down_and),
-	};
+	struct bbr_a_params p;
 
-	bbr_params_put((u64 *)&bbr_a_snapshot, (const u64 *)&p,
+	/* the padding too: the snapshot is copied word by word */
+	memset(&p, 0, sizeof(p));
+	p.adaptive = bbr_param(adaptive);
+	p.rtt_max_scope = bbr_param(rtt_max_scope);
+	p.rtt_max_win_sec = bbr_param(rtt_max_win_sec);
+	p.gate_signal = bbr_param(gate_signal);
+	p.inflight_thresh = bbr_param(inflight_thresh);
+	p.queue_thresh_us = bbr_param(queue_thresh_us);
+	p.probe_up_hold = bbr_param(probe_up_hold);
+	p.loss_thresh = bbr_param(loss_thresh);
+	p.probe_down_and = bbr_param(probe_down_and);
+
+	bbr_params_put((u64 *)&bbr_a_params_snap, (const u64 *)&p,
 		       BBR_PARAMS_WORDS(p));
 }
 

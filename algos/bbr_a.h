@@ -40,7 +40,7 @@ struct bbr_a_params {
 	u32	rtt_max_win_sec;
 } __aligned(8);
 
-extern struct bbr_a_params bbr_a_snapshot;
+extern struct bbr_a_params bbr_a_params_snap;
 
 /*
  * The loss rate of packet-timed rounds, for the probe-down test: the counts
@@ -102,7 +102,7 @@ void bbr_a_trace(struct sock *sk, struct bbr_a_snapshot *snap);
 static __always_inline void bbr_a_load(struct bbr_ctx *c)
 {
 	const unsigned int words = BBR_PARAMS_WORDS(struct bbr_a_params);
-	const u64 *snap = (const u64 *)&bbr_a_snapshot;
+	const u64 *snap = (const u64 *)&bbr_a_params_snap;
 
 	BUILD_BUG_ON(offsetof(struct bbr_a_params, adaptive) >= sizeof(u64));
 	bbr_params_get(c->params, snap, 1);

@@ -19,7 +19,7 @@ BBR_PARAM(fair_compete_clear_dips, 2, 1, 3,
 BBR_PARAM(fair_probe_rtt_pm, 750, 0, 900,
 	  "bbr_a_fair: cwnd PROBE_RTT holds, per mille of the flow's BDP (0: 2 packets); lower it to drain a shared queue deeper at the cost of throughput while the dip lasts");
 
-struct bbr_a_fair_params bbr_a_fair_snapshot __read_mostly;
+struct bbr_a_fair_params bbr_a_fair_params_snap __read_mostly;
 
 /*
  * The fewest packets a lossy round in STARTUP must lose to
@@ -44,14 +44,16 @@ struct bbr_a_fair_event_params {
 /* A parameter was written: bbr_a_fair's snapshot, rebuilt. */
 void bbr_a_fair_snapshot_load(void)
 {
-	struct bbr_a_fair_params p = {
-		.cwnd_queue_us = bbr_param(fair_cwnd_queue_us),
-		.cwnd_pkts = bbr_param(fair_cwnd_pkts),
-		.loss_thresh = bbr_a_loss_thresh_load(),
-		.probe_rtt_pm = bbr_param(fair_probe_rtt_pm),
-	};
+	struct bbr_a_fair_params p;
 
-	bbr_params_put((u64 *)&bbr_a_fair_snapshot, (const u64 *)&p,
+	/* the padding too: the snapshot is copied word by word */
+	memset(&p, 0, sizeof(p));
+	p.cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
+	p.cwnd_pkts = bbr_param(fair_cwnd_pkts);
+	p.loss_thresh = bbr_a_loss_thresh_load();
+	p.probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
+
+	bbr_params_put((u64 *)&bbr_a_fair_params_snap, (const u64 *)&p,
 		       BBR_PARAMS_WORDS(p));
 }
 

@@ -133,7 +133,7 @@ struct bbr_a_fair_params {
 	u32	probe_rtt_pm;
 } __aligned(8);
 
-extern struct bbr_a_fair_params bbr_a_fair_snapshot;
+extern struct bbr_a_fair_params bbr_a_fair_params_snap;
 
 /*
  * bbr_a_fair's socket state, after the core's; bbr->priv16 holds the trusted
@@ -266,7 +266,7 @@ static const u32 bbr_a_fair_sync_min_age_sec = 5;
 
 static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 {
-	bbr_params_get(c->params, (const u64 *)&bbr_a_fair_snapshot,
+	bbr_params_get(c->params, (const u64 *)&bbr_a_fair_params_snap,
 		       BBR_PARAMS_WORDS(struct bbr_a_fair_params));
 }
 

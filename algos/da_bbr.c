@@ -10,17 +10,19 @@ BBR_PARAM(da_enable, 1, 0, 1,
 BBR_PARAM(da_guard_pct, 20, 0, 1000,
 	  "da_bbr: no BDP scaling while min_rtt exceeds the previous epoch's by more than this percent");
 
-struct da_bbr_params da_bbr_snapshot __read_mostly;
+struct da_bbr_params da_bbr_params_snap __read_mostly;
 
 /* A parameter was written: da_bbr's snapshot, rebuilt. */
 void da_bbr_snapshot_load(void)
 {
-	struct da_bbr_params p = {
-		.enable = bbr_param(da_enable),
-		.guard_pct = bbr_param(da_guard_pct),
-	};
+	struct da_bbr_params p;
 
-	bbr_params_put((u64 *)&da_bbr_snapshot, (const u64 *)&p,
+	/* the padding too: the snapshot is copied word by word */
+	memset(&p, 0, sizeof(p));
+	p.enable = bbr_param(da_enable);
+	p.guard_pct = bbr_param(da_guard_pct);
+
+	bbr_params_put((u64 *)&da_bbr_params_snap, (const u64 *)&p,
 		       BBR_PARAMS_WORDS(p));
 }
 

@@ -36,7 +36,7 @@ struct da_bbr_params {
 	u8	enable;
 } __aligned(8);
 
-extern struct da_bbr_params da_bbr_snapshot;
+extern struct da_bbr_params da_bbr_params_snap;
 
 /* da_bbr's socket state, after the core's. */
 struct da_bbr_state {
@@ -85,7 +85,7 @@ static const u32 da_bbr_recovery_gain = BBR_UNIT * 3 / 4;
 
 static __always_inline void da_bbr_load(struct bbr_ctx *c)
 {
-	bbr_params_get(c->params, (const u64 *)&da_bbr_snapshot,
+	bbr_params_get(c->params, (const u64 *)&da_bbr_params_snap,
 		       BBR_PARAMS_WORDS(struct da_bbr_params));
 }
 

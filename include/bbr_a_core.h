@@ -135,8 +135,9 @@ struct bbr {
  * snapshot of them (so a parameter written during the ACK takes effect
  * whole, from the next one; see "Module parameters"), and the ACK's RTT
  * sample. Each algorithm lays out params[] as its own struct (see algos/),
- * of whole u64 words and no larger than this (BUILD_BUG_ONs say so), and
- * reads only what its load wrote.
+ * of whole u64 words (BBR_PARAMS_WORDS() fails to build otherwise) and no
+ * larger than this (a BUILD_BUG_ON in each algorithm's accessor), and reads
+ * only what its load wrote.
  */
 #define BBR_CTX_WORDS		3
 
@@ -209,8 +210,13 @@ static inline void bbr_params_put(u64 *snap, const u64 *val,
 		WRITE_ONCE(snap[i], val[i]);
 }
 
-/* The words of an algorithm's parameter struct, its snapshot's size. */
-#define BBR_PARAMS_WORDS(type)	(sizeof(type) / sizeof(u64))
+/*
+ * The words of an algorithm's parameter struct, its snapshot's size: every
+ * copy counts them so, and fails to build unless the struct is whole words.
+ */
+#define BBR_PARAMS_WORDS(type)						\
+	(sizeof(type) / sizeof(u64) +					\
+	 BUILD_BUG_ON_ZERO(sizeof(type) % sizeof(u64)))
 
 /* The ACK context's parameters, as the algorithm's own struct TYPE. */
 #define BBR_CTX_PARAMS(c, type)						\
