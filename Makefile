@@ -28,7 +28,7 @@ KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
 MODDIR = $(INSTALL_MOD_PATH)/lib/modules/$(KVER)
 DKMS_SRC = /usr/src/tcp_bbr_a-$(VERSION)
 # What a DKMS source directory holds: what the build reads, and the licence.
-DKMS_FILES = Makefile Kbuild dkms.conf LICENSE tcp_bbr_a.c include algos
+DKMS_FILES = Makefile Kbuild dkms.conf LICENSE bbr_a_core.c include algos
 
 all: modules
 
@@ -78,7 +78,7 @@ version:
 # Works without a kernel tree too.
 clean:
 	rm -rf *.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers modules.order \
-		.tmp_versions
+		.tmp_versions algos/*.o algos/.*.cmd algos/.*.d
 
 .PHONY: all modules modules_install install uninstall check-kver dkms-install \
 	dkms-uninstall version clean

@@ -8,19 +8,22 @@
  * 3 ms, whether or not inflight reached 5/4 BDP. Everything else is BBRv1;
  * bbq_alpha_us=0 switches it off.
  *
- * Part of tcp_bbr_a.c, included after the core.
+ * Its module parameters are in algos/bbq.c; its per-ACK hook is here, inlined
+ * into the core (bbr_a_core.c).
  */
 
-BBR_PARAM(bbq_alpha_us, 3000, 0, 1000000,
-	  "bbq: longest probe-up phase while a queue persists, us (paper: 3 ms); 0: BBQ off, plain BBRv1");
-BBR_PARAM(bbq_beta_pm, 10, 0, 1000,
-	  "bbq: a queue persists while rtt > (1 + this / 1000) x min_rtt (paper: 5..10)");
+#ifndef _BBR_A_ALGOS_BBQ_H
+#define _BBR_A_ALGOS_BBQ_H
 
-/* bbq's parameters, read once per ACK. */
+#include "bbr_a_core.h"
+
+/* bbq's parameters, as its ACKs read them: a snapshot (bbq_load()). */
 struct bbq_params {
 	u32	alpha_us;
 	u32	beta_pm;
-};
+} __aligned(8);
+
+extern struct bbq_params bbq_params_snap;
 
 static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 {
@@ -28,12 +31,21 @@ static __always_inline struct bbq_params *bbq_params(const struct bbr_ctx *c)
 	return BBR_CTX_PARAMS(c, struct bbq_params);
 }
 
+/* algos/bbq.c: the snapshot, rebuilt at each parameter write */
+void bbq_snapshot_load(void);
+
+#ifdef BBR_A_CORE
+/*
+ * The per-ACK hooks: compiled into the core only (bbr_a_core.c defines
+ * BBR_A_CORE before it includes this header), each inlined into the core's
+ * instantiation for this algorithm, so that they cost no call per ACK; they
+ * may call the core's own functions.
+ */
+
 static __always_inline void bbq_load(struct bbr_ctx *c)
 {
-	struct bbq_params *p = bbq_params(c);
-
-	p->alpha_us = bbr_param(bbq_alpha_us);
-	p->beta_pm = bbr_param(bbq_beta_pm);
+	bbr_params_get(c->params, (const u64 *)&bbq_params_snap,
+		       BBR_PARAMS_WORDS(struct bbq_params));
 }
 
 /* Does a persistent queue end this probe-up phase after elapsed_us? */
@@ -51,3 +63,7 @@ static __always_inline bool bbq_probe_up_done(struct sock *sk,
 		return false;
 	return elapsed_us > min(p->alpha_us, bbr->min_rtt_us);
 }
+
+#endif /* BBR_A_CORE */
+
+#endif /* _BBR_A_ALGOS_BBQ_H */

@@ -12,41 +12,35 @@
  * The module parameters select among the readings the paper's text allows
  * (README, "BBR-A as implemented"); with adaptive=0 it is plain BBRv1.
  *
- * Part of tcp_bbr_a.c, included after the core; bbr_a_fair builds on the
- * loss-round and gain functions here.
+ * Its module parameters, socket init and events (a round's end, a trace
+ * event) are in algos/bbr_a.c; its per-ACK hooks are here, inlined into the
+ * core (bbr_a_core.c). bbr_a_fair builds on its gain functions and shares
+ * its loss_thresh.
  */
 
-BBR_PARAM(adaptive, 1, 0, 1,
-	  "bbr_a: 1 BBR-A's adaptive PROBE_BW gains; 0 BBRv1's fixed 5/4 and 3/4");
-BBR_PARAM(rtt_max_scope, 0, 0, 1,
-	  "bbr_a: rtt_max taken in 0 every state incl. STARTUP (per-ACK update) or 1 PROBE_BW only (Algorithm 1 is the ProbeBW state)");
-BBR_PARAM(rtt_max_win_sec, 0, 0, 600,
-	  "bbr_a: seconds an rtt_max sample is kept (0: connection lifetime, as the paper)");
-BBR_PARAM(gate_signal, 0, 0, 1,
-	  "bbr_a: queue test of both probe phases: 0 inflight > inflight_thresh x own BDP (Algorithm 1), 1 rtt - min_rtt > queue_thresh_us (shared delay)");
-BBR_PARAM(inflight_thresh, 320, 256, 1024,
-	  "bbr_a: queue threshold for gate_signal=0, in BDP x 256 (320 = 1.25 BDP)");
-BBR_PARAM(queue_thresh_us, 2000, 0, 1000000,
-	  "bbr_a: queueing delay threshold for gate_signal=1, us");
-BBR_PARAM(probe_up_hold, 1, 0, 1,
-	  "bbr_a: probe-up phase while the queue test is true: 1 hold at gain 1 (paper), 0 Pup anyway (BBRv1 always probes)");
-BBR_PARAM(loss_thresh, 20, 0, 1000,
-	  "bbr_a, bbr_a_fair: probe-down loss threshold, lost per mille of a round's packets");
-BBR_PARAM(probe_down_and, 0, 0, 1,
-	  "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
+#ifndef _BBR_A_ALGOS_BBR_A_H
+#define _BBR_A_ALGOS_BBR_A_H
 
-/* bbr_a's parameters, read once per ACK. */
+#include "bbr_a_core.h"
+
+/*
+ * bbr_a's parameters, as its ACKs read them: a snapshot, copied into each
+ * ACK's context (bbr_a_load()). adaptive is in the first word, which is all
+ * an ACK at adaptive=0 copies.
+ */
 struct bbr_a_params {
-	u32	inflight_thresh;
-	u32	queue_thresh_us;
-	u32	loss_thresh;
-	u32	rtt_max_win_sec;
 	u8	adaptive;
 	u8	rtt_max_scope;
 	u8	gate_signal;
 	u8	probe_up_hold;
 	u8	probe_down_and;
-};
+	u32	inflight_thresh;
+	u32	queue_thresh_us;
+	u32	loss_thresh;
+	u32	rtt_max_win_sec;
+} __aligned(8);
+
+extern struct bbr_a_params bbr_a_params_snap;
 
 /*
  * The loss rate of packet-timed rounds, for the probe-down test: the counts
@@ -89,45 +83,32 @@ static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 	return &s->a;
 }
 
+/* algos/bbr_a.c: parameters, init, a round's end, a trace event's fields */
+void bbr_a_snapshot_load(void);
+u32 bbr_a_loss_thresh_load(void);
+void bbr_a_init_state(struct sock *sk);
+void bbr_a_round_end(struct sock *sk, bool adaptive, u32 loss_thresh);
+void bbr_a_fixed_round_end(struct sock *sk);
+void bbr_a_trace(struct sock *sk, struct bbr_a_snapshot *snap);
+
+#ifdef BBR_A_CORE
+/*
+ * The per-ACK hooks: compiled into the core only (bbr_a_core.c defines
+ * BBR_A_CORE before it includes this header), each inlined into the core's
+ * instantiation for this algorithm, so that they cost no call per ACK; they
+ * may call the core's own functions.
+ */
+
 static __always_inline void bbr_a_load(struct bbr_ctx *c)
 {
-	struct bbr_a_params *p = bbr_a_params(c);
+	const unsigned int words = BBR_PARAMS_WORDS(struct bbr_a_params);
+	const u64 *snap = (const u64 *)&bbr_a_params_snap;
 
-	p->adaptive = bbr_param(adaptive);
-	if (!p->adaptive)
+	BUILD_BUG_ON(offsetof(struct bbr_a_params, adaptive) >= sizeof(u64));
+	bbr_params_get(c->params, snap, 1);
+	if (!bbr_a_params(c)->adaptive)
 		return;		/* BBRv1's gains: no other is read */
-	p->rtt_max_scope = bbr_param(rtt_max_scope);
-	p->rtt_max_win_sec = bbr_param(rtt_max_win_sec);
-	p->gate_signal = bbr_param(gate_signal);
-	p->inflight_thresh = bbr_param(inflight_thresh);
-	p->queue_thresh_us = bbr_param(queue_thresh_us);
-	p->probe_up_hold = bbr_param(probe_up_hold);
-	p->loss_thresh = bbr_param(loss_thresh);
-	p->probe_down_and = bbr_param(probe_down_and);
-}
-
-static void bbr_a_loss_round_start(struct sock *sk, struct bbr_a_loss_round *l)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	l->lost = tp->lost;
-	l->delivered = tp->delivered;
-}
-
-/*
- * A loss round ends: returns the verdict on its loss rate, and starts
- * counting afresh. A round in which nothing was delivered or lost (the round
- * restarting twice on one ACK) keeps the verdict it had, was_lossy.
- */
-static bool bbr_a_loss_round_end(struct sock *sk, struct bbr_a_loss_round *l,
-				 bool was_lossy, u32 thresh_pm)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	bool lossy = bbr_a_round_lossy(was_lossy, tp->lost - l->lost,
-				       tp->delivered - l->delivered, thresh_pm);
-
-	bbr_a_loss_round_start(sk, l);
-	return lossy;
+	bbr_params_get(c->params + 1, snap + 1, words - 1);
 }
 
 /*
@@ -143,23 +124,6 @@ static bool bbr_a_loss_round_lossy(struct sock *sk,
 	return was_lossy ||
 	       bbr_a_loss_rate_high(tp->lost - l->lost,
 				    tp->delivered - l->delivered, thresh_pm);
-}
-
-static __always_inline void bbr_a_init_state(struct sock *sk)
-{
-	struct bbr_a_state *a = bbr_a_state(sk);
-
-	bbr_a_loss_round_start(sk, &a->loss);
-	a->rtt_max_stamp = tcp_jiffies32;
-}
-
-static __always_inline void bbr_a_round_end(struct sock *sk,
-					    const struct bbr_ctx *c)
-{
-	struct bbr_a_state *a = bbr_a_state(sk);
-
-	a->lossy = bbr_a_loss_round_end(sk, &a->loss, a->lossy,
-					bbr_a_params(c)->loss_thresh);
 }
 
 /*
@@ -243,7 +207,10 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 	u32 rtt_us, level, thresh;
 	bool queued, lossy;
 
-	if (bbr->cycle_idx > 1 || !a->rtt_max_us || !p->adaptive)
+	/* phases 2..7 cruise: BBR_UNIT, without a load of bbr_cycle_gain[] */
+	if (bbr->cycle_idx > 1)
+		return BBR_UNIT;
+	if (!a->rtt_max_us || !p->adaptive)
 		return bbr_cycle_gain[bbr->cycle_idx];
 
 	rtt_us = bbr_a_phi_rtt(sk, rs);
@@ -268,14 +235,23 @@ static __always_inline u32 bbr_a_probe_bw_gain(struct sock *sk,
 	return BBR_UNIT;
 }
 
-static __always_inline void bbr_a_trace(struct sock *sk,
-					const struct bbr_ctx *c,
-					struct bbr_a_snapshot *snap)
+/*
+ * An ACK, its parameters loaded. At adaptive=0 bbr_a is BBRv1, compiled as
+ * its own variant (BBR_ALGO_A_FIXED): the gains are BBRv1's, rtt_max is not
+ * kept, and the only work beyond BBRv1's is the loss round's restart at a
+ * round's end, so that adaptive=0 costs about what BBRv1 costs per ACK. A
+ * write to adaptive takes effect from the next ACK, as any parameter's.
+ */
+static __always_inline void bbr_a_ack(struct sock *sk,
+				      const struct rate_sample *rs,
+				      const struct bbr_ctx *c)
 {
-	const struct bbr_a_state *a = bbr_a_state(sk);
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	snap->rtt_max_us = a->rtt_max_us;
-	snap->round_lost = tp->lost - a->loss.lost;
-	snap->lossy = a->lossy;
+	if (bbr_a_params(c)->adaptive)
+		bbr_main(sk, rs, c, BBR_ALGO_A);
+	else
+		bbr_main(sk, rs, c, BBR_ALGO_A_FIXED);
 }
+
+#endif /* BBR_A_CORE */
+
+#endif /* _BBR_A_ALGOS_BBR_A_H */

@@ -19,22 +19,24 @@
  * either way, so that a switch written during a connection applies whole
  * from the next ACK.
  *
- * Part of tcp_bbr_a.c, included after the core.
+ * Its module parameters, socket init and PROBE_RTT events are in
+ * algos/da_bbr.c; its per-ACK hooks are here, inlined into the core
+ * (bbr_a_core.c), and so are those of recovery, which fall back to the
+ * core's own functions.
  */
 
-BBR_PARAM(da_enable, 1, 0, 1,
-	  "da_bbr: 1 DA-BBR's changes; 0 plain BBRv1");
-BBR_PARAM(da_guard_pct, 20, 0, 1000,
-	  "da_bbr: no BDP scaling while min_rtt exceeds the previous epoch's by more than this percent");
+#ifndef _BBR_A_ALGOS_DA_BBR_H
+#define _BBR_A_ALGOS_DA_BBR_H
 
-/* The pacing gain of recovery's first round, at most. */
-static const u32 da_bbr_recovery_gain = BBR_UNIT * 3 / 4;
+#include "bbr_a_core.h"
 
-/* da_bbr's parameters, read once per ACK. */
+/* da_bbr's parameters, as its ACKs read them: a snapshot (da_bbr_load()). */
 struct da_bbr_params {
 	u32	guard_pct;
 	u8	enable;
-};
+} __aligned(8);
+
+extern struct da_bbr_params da_bbr_params_snap;
 
 /* da_bbr's socket state, after the core's. */
 struct da_bbr_state {
@@ -64,21 +66,27 @@ static __always_inline struct da_bbr_state *da_bbr_state(const struct sock *sk)
 	return &s->da;
 }
 
+/* algos/da_bbr.c: parameters, init and PROBE_RTT's events */
+void da_bbr_snapshot_load(void);
+void da_bbr_init_state(struct sock *sk);
+void da_bbr_min_rtt_expired(struct sock *sk, const struct rate_sample *rs);
+void da_bbr_probe_rtt_enter(struct sock *sk);
+
+#ifdef BBR_A_CORE
+/*
+ * The per-ACK hooks: compiled into the core only (bbr_a_core.c defines
+ * BBR_A_CORE before it includes this header), each inlined into the core's
+ * instantiation for this algorithm, so that they cost no call per ACK; they
+ * may call the core's own functions.
+ */
+
+/* The pacing gain of recovery's first round, at most. */
+static const u32 da_bbr_recovery_gain = BBR_UNIT * 3 / 4;
+
 static __always_inline void da_bbr_load(struct bbr_ctx *c)
 {
-	struct da_bbr_params *p = da_bbr_params(c);
-
-	p->enable = bbr_param(da_enable);
-	p->guard_pct = bbr_param(da_guard_pct);
-}
-
-static __always_inline void da_bbr_init_state(struct sock *sk)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-	struct da_bbr_state *d = da_bbr_state(sk);
-
-	d->prev_min_rtt_us = bbr->min_rtt_us;
-	d->probe_rtt_cwnd = bbr_cwnd_min_target;
+	bbr_params_get(c->params, (const u64 *)&da_bbr_params_snap,
+		       BBR_PARAMS_WORDS(struct da_bbr_params));
 }
 
 /* w = bw x min_rtt, scaled in PROBE_BW unless the path changed. */
@@ -94,22 +102,6 @@ static __always_inline u64 da_bbr_bdp(struct sock *sk, const struct bbr_ctx *c,
 	    (u64)bbr->min_rtt_us * 100 > (u64)d->prev_min_rtt_us * guard)
 		return w;
 	return bbr_a_scale_down(w, c->rtt_us, (u32)c->rtt_us + bbr->min_rtt_us);
-}
-
-/* The min_rtt filter is about to take a new epoch's value. */
-static __always_inline void da_bbr_min_rtt_expired(struct sock *sk,
-						   const struct rate_sample *rs)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	if (bbr->mode == BBR_PROBE_BW && rs->rtt_us >= 0)
-		da_bbr_state(sk)->prev_min_rtt_us = bbr->min_rtt_us;
-}
-
-static __always_inline void da_bbr_probe_rtt_enter(struct sock *sk)
-{
-	da_bbr_state(sk)->probe_rtt_cwnd =
-		max(tcp_snd_cwnd(tcp_sk(sk)) / 3, bbr_cwnd_min_target);
 }
 
 static __always_inline u32 da_bbr_probe_rtt_cwnd(struct sock *sk,
@@ -156,3 +148,7 @@ static __always_inline u32 da_bbr_recovery_end_cwnd(struct sock *sk,
 		return bbr_recovery_end_cwnd(sk, cwnd);
 	return cwnd;
 }
+
+#endif /* BBR_A_CORE */
+
+#endif /* _BBR_A_ALGOS_DA_BBR_H */

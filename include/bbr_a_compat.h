@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel API differences that tcp_bbr_a.c meets, all in one place.
+ * Kernel API differences that the module's sources meet, all in one place.
  *
  * Each is decided by a feature probe of the headers the module is built
  * against (Kbuild greps them and defines BBR_A_HAVE_*), not by the kernel
@@ -51,6 +51,8 @@ static void ev(struct sock *sk, enum tcp_ca_event event)		\
 }
 #endif
 
+/* The core's TSO hook: in its object only (bbr_a_core.c defines BBR_A_CORE). */
+#ifdef BBR_A_CORE
 /*
  * A kernel with the BBRv3 patch (google/bbr v3; docs/backends.md, the UML
  * peer kernel) asks the congestion control for the whole TSO burst,
@@ -60,7 +62,7 @@ static void ev(struct sock *sk, enum tcp_ca_event event)		\
  * (tcp_tso_autosize() in net/ipv4/tcp_output.c: the pacing rate's bytes per
  * 2^sk_pacing_shift s, plus a share of the GSO limit that shrinks as
  * min_rtt grows, at most the GSO limit) with the module's minimum,
- * bbr_min_tso_segs() of tcp_bbr_a.c; BBR_A_OPS_TSO_SEGS fills whichever
+ * bbr_min_tso_segs() of bbr_a_core.c; BBR_A_OPS_TSO_SEGS fills whichever
  * member the kernel has.
  */
 static u32 bbr_min_tso_segs(struct sock *sk);
@@ -86,6 +88,7 @@ static u32 bbr_a_tso_segs(struct sock *sk, unsigned int mss_now)
 #else
 #define BBR_A_OPS_TSO_SEGS	.min_tso_segs = bbr_min_tso_segs
 #endif
+#endif /* BBR_A_CORE */
 
 /* Older kernels: prandom_u32_max(), renamed get_random_u32_below() in 6.2. */
 #ifndef BBR_A_HAVE_GET_RANDOM_U32_BELOW

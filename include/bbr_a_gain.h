@@ -34,10 +34,15 @@
 #define BBR_A_BBR1_GAIN_UP	320U	/* BBRv1's 5/4 */
 #define BBR_A_BBR1_GAIN_DOWN	192U	/* BBRv1's 3/4 */
 
-/* Round-to-nearest unsigned division; d must be non-zero. */
+/*
+ * Round-to-nearest unsigned division; d must be non-zero. The gains divide
+ * on every ACK of their phases: in 32 bits where the dividend fits, that is
+ * for rtt_max (bbr_a_fair: its queueing part) below about 5.5 s
+ * (bbr_a_div_u64_fit()).
+ */
 static inline u64 bbr_a_div_round(u64 n, u64 d)
 {
-	return bbr_a_div_u64(n + d / 2, d);
+	return bbr_a_div_u64_fit(n + d / 2, d);
 }
 
 /* Pup * 256: 384 (rtt far below rtt_max) down to 256 (rtt == rtt_max). */

@@ -240,15 +240,17 @@ static inline u32 bbr_a_pkts_by_rate(u32 pkts, u64 own, u32 shift)
  * below that and do not step where a flow turns slow. Where own < pkts <<
  * shift, own >> (shift - 10) is below pkts << 10 (at most about 2^24 for
  * fair_cwnd_pkts' 10000), and times a u32 extra it fits in 64 bits;
- * shift is at least 10 (BW_SCALE is 24).
+ * shift is at least 10 (BW_SCALE is 24). A slow flow divides on every ACK:
+ * in 32 bits where the product fits (bbr_a_div_u64_fit()), as it does for
+ * budgets below 2^32 / (pkts << 10) packets (131072 at the default 32).
  */
 static inline u32 bbr_a_budget_by_rate(u32 extra, u64 own, u32 pkts,
 				       u32 shift)
 {
 	if (own >= (u64)pkts << shift)
 		return extra;
-	return (u32)bbr_a_div_u64((u64)extra * (own >> (shift - 10)),
-				  (u64)pkts << 10);
+	return (u32)bbr_a_div_u64_fit((u64)extra * (own >> (shift - 10)),
+				      (u64)pkts << 10);
 }
 
 /*

@@ -36,4 +36,18 @@ static inline u64 bbr_a_div_u64_rem(u64 n, u32 d, u32 *r)
 }
 #endif
 
+/*
+ * n / d, d not 0, for divisions made on every ACK (the probe gains, a slow
+ * flow's budgets): where both fit in 32 bits, as they do but for extreme
+ * inputs, a 32-bit division, which gives the same quotient for a fraction
+ * of a 64-bit one's cost and without the library call a 32-bit kernel makes
+ * for div64_u64(); else the 64-bit one.
+ */
+static inline u64 bbr_a_div_u64_fit(u64 n, u64 d)
+{
+	if (!((n | d) >> 32))
+		return (u32)n / (u32)d;
+	return bbr_a_div_u64(n, d);
+}
+
 #endif /* _BBR_A_TYPES_H */

@@ -57,7 +57,7 @@ kernel=uml-$(basename "$(dirname "$kdir")")
 version=$(modinfo -F version "$ko" 2>/dev/null || echo unknown)
 commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
 # what the numbers depend on: the module's sources and the bench's
-git -C "$REPO" diff --quiet HEAD -- Kbuild Makefile dkms.conf tcp_bbr_a.c include algos \
+git -C "$REPO" diff --quiet HEAD -- Kbuild Makefile dkms.conf bbr_a_core.c include algos \
 	scripts/uml/ack_bench.c scripts/uml/ack-bench.sh 2>/dev/null || commit+=-dirty
 src=$REPO/scripts/uml/ack_bench.c
 bdir=$CACHE/ack_bench/$kernel-$(sha256sum "$src" | cut -c1-12)
@@ -69,7 +69,7 @@ if [[ ! -s $bdir/ack_bench.ko ]]; then
 		die "cannot build ack_bench.ko: see $bdir/build.log"
 fi
 # the two modules timed, with the same flags, keyed by their sources and the flags
-mods=(Kbuild Makefile dkms.conf tcp_bbr_a.c include algos)
+mods=(Kbuild Makefile dkms.conf bbr_a_core.c include algos)
 key=$( (cd "$REPO" && find "${mods[@]}" -type f -print0 | sort -z | xargs -0 cat) |
 	cat - "$kdir/net/ipv4/tcp_bbr.c" <(echo "$CFLAGS") | sha256sum | cut -c1-12)
 mdir=$CACHE/ack_bench/$kernel-mods-$key

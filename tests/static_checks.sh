@@ -49,8 +49,9 @@ checkpatch() {
 		echo "not ok - checkpatch $file"; sed 's/^/#   /' <<<"$out"; fail=1
 	fi
 }
-checkpatch tcp_bbr_a.c MACRO_ARG_REUSE
-for f in algos/*.h; do checkpatch "$f"; done
+checkpatch bbr_a_core.c MACRO_ARG_REUSE
+checkpatch include/bbr_a_core.h MACRO_ARG_REUSE
+for f in algos/*.h algos/*.c; do checkpatch "$f"; done
 checkpatch include/bbr_a_compat.h
 checkpatch include/bbr_a_gain.h
 checkpatch include/bbr_a_math.h

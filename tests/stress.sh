@@ -67,7 +67,7 @@ wall=$(($(date +%s) - t0))
 source "$REPO/scripts/lib/module.sh"
 cmd="tests/stress.sh${form:+ $form}${variant:+ --variant $variant} --seed $seed${only:+ --only $only}"
 commit=$(git -C "$REPO" rev-parse --short=12 HEAD 2>/dev/null || echo none)
-dirty=$(git -C "$REPO" status --porcelain -- tcp_bbr_a.c Kbuild dkms.conf include algos tests/guest/stress.py 2>/dev/null | head -c1)
+dirty=$(git -C "$REPO" status --porcelain -- bbr_a_core.c Kbuild dkms.conf include algos tests/guest/stress.py 2>/dev/null | head -c1)
 /usr/bin/python3 - "$out/summary.json" "$cmd" "$wall" "$kernel_id" \
 	"$(module_source_hash "$REPO")" "$commit${dirty:+ (with local changes)}" <<'EOF'
 import json, sys

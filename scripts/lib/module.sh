@@ -23,9 +23,11 @@ module_inputs() {
 module_source_hash() {
 	local inputs
 	mapfile -t inputs < <(module_inputs "$1")
-	# Kbuild computes the same hash (modinfo's srchash); *.mod.c is modpost's output
-	(cd "$1" && find "${inputs[@]}" -type f ! -name '*.mod.c' -print0 | LC_ALL=C sort -z |
-		xargs -0 sha256sum) | sha256sum | cut -c1-12
+	# Kbuild computes the same hash (modinfo's srchash); *.mod.c is modpost's output, and
+	# under include/ and algos/ only the sources count (a build in place leaves objects there)
+	(cd "$1" && find "${inputs[@]}" -type f \( -name '*.[ch]' -o ! -path '*/*' \) \
+		! -name '*.mod.c' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum |
+		cut -c1-12
 }
 
 # testbed_source_hash SRC: 12 hex digits of the testbed's guest side, what a run executes and

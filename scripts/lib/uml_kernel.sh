@@ -221,6 +221,6 @@ build_kernel() {
 # (module_build: cached by content, ARCH=um reaches kbuild through the project's Makefile);
 # prints its path, or nothing when the project has no module source (yet). Exit 123 on failure.
 uml_module() {
-	[[ -f $REPO/tcp_bbr_a.c ]] || { log "warning: $REPO/tcp_bbr_a.c missing: no module (BBR_A_KO empty)"; return 0; }
+	[[ -f $REPO/bbr_a_core.c ]] || { log "warning: $REPO/bbr_a_core.c missing: no module (BBR_A_KO empty)"; return 0; }
 	DIE_RC=123 module_build "uml-${1##*/}" "$REPO" "$1/tree" ARCH=um "${UML_MODULE_ARGS[@]}"
 }

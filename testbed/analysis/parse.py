@@ -299,7 +299,7 @@ def parse_snmp_tcp(path):
 TRACE_LINE = re.compile(r"\s(\d+(?:\.\d+)?): bbr_a_gain: (.*)$")
 
 
-# enum bbr_why of tcp_bbr_a.c, in order
+# enum bbr_why of bbr_a_core.c, in order
 GAIN_WHY = ("fixed", "probe", "hold", "drain", "lossy", "cruise", "lt_bw", "recovery")
 
 

@@ -55,7 +55,7 @@ A job is done when DIR/<NAME>/<SCENARIO>/seed<N>/ has summary.json and a job.key
 rtt_fairness.sh arguments, hashes of the module sources and of the testbed's guest side, and
 the kernel: scripts/uml.sh id on UML) that matches this call; a key from before keys named
 the kernel matches when the rest does and summary.json's kernel is this one's release.
-Anything else there (other options, another tcp_bbr_a.c, tcpflow.py or kernel, a job
+Anything else there (other options, other module sources, tcpflow.py or kernel, a job
 stopped before its end) is stale: moved to seed<N>.stale and run again.
 A finished run that is not a result (testbed/analyze.py --check: a traffic client that
 failed or stopped early, a flow that did not last the run, a delivery far below the link

@@ -61,7 +61,7 @@ def tree_without_probe(tmp_path):
     def make(probe):
         src = tmp_path / "src"
         src.mkdir()
-        for name in ("Makefile", "dkms.conf", "tcp_bbr_a.c"):
+        for name in ("Makefile", "dkms.conf", "bbr_a_core.c"):
             shutil.copy(REPO / name, src / name)
         for name in ("include", "algos"):
             shutil.copytree(REPO / name, src / name)

@@ -136,8 +136,8 @@ def test_module_cc_switched_off_matches_builtin_bbr(uml_kernel, tmp_path, cc, of
     to differ by 1 us of rttvar (CI, 2026-11-22): the last interval and the end totals are
     left out; every earlier interval (STARTUP, DRAIN and PROBE_BW) must match exactly.
     """
-    if not (REPO / "tcp_bbr_a.c").exists():
-        pytest.skip("no tcp_bbr_a.c in the repository")
+    if not (REPO / "bbr_a_core.c").exists():
+        pytest.skip("no bbr_a_core.c in the repository")
     a = run_scenario(tmp_path, cc, 1, "-S", "-c", cc, "-k", off)
     b = run_scenario(tmp_path, "bbr", 1, "-S", "-c", "bbr", "-k", off)
     for name in ("flow1.json", "flow2.json"):
@@ -245,8 +245,8 @@ def test_idle_gap_bbr_a_adaptive0_matches_bbr(uml_kernel, tmp_path):
     difference froze the PROBE_BW phase after 35.8 minutes of silence (no full_length)
     and inflated extra_acked, so bbr_a's pacing after the gap differed from bbr's.
     """
-    if not (REPO / "tcp_bbr_a.c").exists():
-        pytest.skip("no tcp_bbr_a.c in the repository")
+    if not (REPO / "bbr_a_core.c").exists():
+        pytest.skip("no bbr_a_core.c in the repository")
     a = idle_gap_run(tmp_path, "bbr_a")
     b = idle_gap_run(tmp_path, "bbr")
     assert (a["cc"], b["cc"]) == ("bbr_a", "bbr")
@@ -271,8 +271,8 @@ def test_bbr_a_fair_reads_its_bound_again_when_it_restarts_from_idle(uml_kernel,
     PROBE_BW, sends 3 s, idles 5 s and sends again. The bound follows a law of time, read at
     each round's end: at the restart it must be read again (0.25.0 paced the first round
     after the gap at the value of the last round before it, however long the gap)."""
-    if not (REPO / "tcp_bbr_a.c").exists():
-        pytest.skip("no tcp_bbr_a.c in the repository")
+    if not (REPO / "bbr_a_core.c").exists():
+        pytest.skip("no bbr_a_core.c in the repository")
     a = idle_gap_run(tmp_path, "bbr_a_fair", idle_s=5, buf=20000, module_args=())
     ev = [e for e in a["trace"] if e["algo"] == "1"]
     # the restart after the gap: the event that follows 4.5 s or more without one

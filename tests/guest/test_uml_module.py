@@ -62,6 +62,20 @@ def test_rto_ends_the_loss_round(uml_kernel, tmp_path, cc):
     assert any(e["ev"] == 0 and e["inflight"] > 4 for e in events[events.index(rtos[-1]):])
 
 
+def test_rto_at_adaptive_0_takes_no_loss_verdict(uml_kernel, tmp_path):
+    """bbr_a at adaptive=0: the RTO ends the loss round as the fixed variant's round end
+    does, with no verdict (lossy 0 at the RTO's trace event). The RTO runs the core as
+    bbr_a whatever adaptive is, and its context, loaded at adaptive=0, holds no loss_thresh
+    (zero): bbr_a's round end took its verdict with that and set lossy, which a write of
+    adaptive=1 before the next round's end would have let choose the first probe-down."""
+    out, _ = uml_run(tmp_path, "fixed", "sh", "tests/guest/rto_gap.sh", "bbr_a", "3", "1.5",
+                     "adaptive=0")
+    events = trace_events(out / "trace.txt", 5300)
+    rtos = [e for e in events if e["ev"] == 1]
+    assert rtos, f"no RTO event in {len(events)} events"
+    assert all(e["lossy"] == 0 and e["round_lost"] == 0 for e in rtos), rtos
+
+
 def test_a_spurious_rto_s_cut_of_the_bound_is_undone(uml_kernel, tmp_path):
     """ACKs dropped for 0.6 s, no data lost: the RTO cuts bbr_a_fair's bound (to 0.9 of the
     bw in use), and when the first ACKs after the gap show the RTO was spurious TCP undoes

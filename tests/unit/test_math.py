@@ -886,7 +886,7 @@ def test_a_slow_flows_budgets_shrink_with_its_rate_and_do_not_step(build):
     assert all(g >= e - e // (1024 * p) - 2 for g, (e, _, p) in zip(got, near))
 
 
-LONG_IDLE_S = 30 * 60  # tcp_bbr_a.c's BBR_LONG_IDLE_SEC
+LONG_IDLE_S = 30 * 60  # bbr_a_core.c's BBR_LONG_IDLE_SEC
 
 
 def txstart(exe, cases):
@@ -911,7 +911,7 @@ def test_a_send_after_30_minutes_starts_a_new_ack_epoch_app_limited_or_not(build
 
 
 class AckEpoch:
-    """The core's ACK-aggregation epoch (tcp_bbr_a.c, bbr_update_ack_aggregation) with its
+    """The core's ACK-aggregation epoch (bbr_a_core.c, bbr_update_ack_aggregation) with its
     32-bit microsecond stamp: what ACKs delivered beyond what bw predicts since it began."""
 
     def __init__(self, now_us):

@@ -1,9 +1,10 @@
 """Properties of the module's source layout that its design rests on (issue: the module
 core), checked on the text so that a later edit cannot quietly undo them.
 
-- A module parameter is read only in an algorithm's load hook (once per ACK, into struct
-  bbr_ctx; or, for those only a rarer event uses, once per that event): 0.4.0 read
-  da_enable up to six times per ACK, and a write between two reads gave half of one
+- A module parameter is read only in a function named *_load: an algorithm's snapshot
+  builder (at each write of a parameter; each ACK copies the snapshot into struct bbr_ctx
+  once, in its load hook) or, for those only a rarer event uses, once per that event: 0.4.0
+  read da_enable up to six times per ACK, and a write between two reads gave half of one
   behaviour and half of the other.
 - The core's functions contain no test of the algorithm: the algorithms are reached only
   through the hooks of section "Hooks".
@@ -12,7 +13,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "tcp_bbr_a.c", *sorted((ROOT / "algos").glob("*.h"))]
+SOURCES = [ROOT / "bbr_a_core.c", ROOT / "include" / "bbr_a_core.h",
+           *sorted((ROOT / "algos").glob("*.[ch]"))]
 # A function definition: a line at column 0 naming it, its parameters (maybe over several
 # lines), then "{" alone on a line; its body ends at the next "}" alone on a line.
 DEF = re.compile(r"^[a-z_][^\n;{}()]*?\b(\w+)\(([^;{}]*?)\)\s*\n\{\n(.*?)\n\}$", re.M | re.S)
@@ -24,7 +26,7 @@ def functions(text):
 
 
 def test_functions_parser_finds_the_known_ones():
-    text = (ROOT / "tcp_bbr_a.c").read_text()
+    text = (ROOT / "bbr_a_core.c").read_text()
     names = {n for n, _ in functions(text)}
     assert {"bbr_main", "bbr_update_bw", "bbr_set_cwnd", "bbr_hook_load"} <= names, names
 
@@ -46,16 +48,51 @@ def core_section(text):
     return text[start:end]
 
 
+ALGO_TEST = re.compile(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b")
+
+
 def test_core_functions_test_no_algorithm():
-    core = core_section((ROOT / "tcp_bbr_a.c").read_text())
-    found = sorted(set(re.findall(r"BBR_ALGO_\w+|\balgo\s*[=!]=|->algo\b", core)))
+    core = core_section((ROOT / "bbr_a_core.c").read_text())
+    found = sorted(set(ALGO_TEST.findall(core)))
     assert not found, f"the core tests the algorithm itself: {found}"
+    # what the core shares with the algorithms: its functions name none either
+    shared = (ROOT / "include" / "bbr_a_core.h").read_text()
+    found = sorted({f"{n}: {a}" for n, body in functions(shared) for a in ALGO_TEST.findall(body)})
+    assert not found, f"include/bbr_a_core.h tests the algorithm: {found}"
+    assert {"bbr_bw", "bbr_params_get"} <= {n for n, _ in functions(shared)}
 
 
 def test_each_algorithm_lives_in_its_own_header():
     for algo in ("bbr_a", "bbr_a_fair", "bbq", "da_bbr"):
         text = (ROOT / "algos" / f"{algo}.h").read_text()
         assert f"{algo}_load(struct bbr_ctx *c)" in text, algo
+
+
+ALGOS = ("bbr_a", "bbr_a_fair", "bbq", "da_bbr")
+
+
+def test_each_algorithm_is_an_object_of_the_module():
+    """Each algorithm's parameters and event code are in algos/<name>.c, an object of
+    tcp_bbr_a.ko (Kbuild's tcp_bbr_a-y); its header holds no parameter, and its per-ACK hooks
+    only under BBR_A_CORE, which the core alone defines (they are inlined into it)."""
+    kbuild = (ROOT / "Kbuild").read_text()
+    objs = re.search(r"^tcp_bbr_a-y := (.*)$", kbuild, re.M).group(1).split()
+    assert objs == ["bbr_a_core.o", *(f"algos/{a}.o" for a in ALGOS)], objs
+    assert sorted(p.stem for p in (ROOT / "algos").glob("*.c")) == sorted(ALGOS)
+    for algo in ALGOS:
+        h = (ROOT / "algos" / f"{algo}.h").read_text()
+        c = (ROOT / "algos" / f"{algo}.c").read_text()
+        assert not re.search(r"^BBR_PARAM\(", h, re.M), f"{algo}.h defines a parameter"
+        assert re.search(r"^BBR_PARAM\(", c, re.M), f"{algo}.c defines no parameter"
+        assert f"void {algo}_snapshot_load(void)\n{{" in c, algo
+        assert "#ifdef BBR_A_CORE\n" in h and f"{algo}_load(struct bbr_ctx *c)" in h.split("#ifdef BBR_A_CORE")[1]
+        assert "BBR_A_CORE" not in c, algo
+    assert "#define BBR_A_CORE\n" in (ROOT / "bbr_a_core.c").read_text()
+    core = (ROOT / "bbr_a_core.c").read_text()
+    assert core.count("CREATE_TRACE_POINTS") == 1 and "MODULE_LICENSE(" in core
+    for algo in ALGOS:
+        c = (ROOT / "algos" / f"{algo}.c").read_text()
+        assert "CREATE_TRACE_POINTS" not in c and "MODULE_LICENSE" not in c, algo
 
 
 def declared_params():

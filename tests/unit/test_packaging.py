@@ -23,10 +23,10 @@ def test_the_version_is_written_only_in_dkms_conf():
     conf = dkms_conf()
     found = VERSION_LINE.findall((ROOT / "dkms.conf").read_text())
     assert found == [conf["version"]] and re.fullmatch(r"\d+\.\d+\.\d+", conf["version"])
-    for f in [ROOT / "tcp_bbr_a.c", ROOT / "Kbuild", ROOT / "Makefile",
-              *(ROOT / "include").glob("*.h"), *(ROOT / "algos").glob("*.h")]:
+    for f in [ROOT / "bbr_a_core.c", ROOT / "Kbuild", ROOT / "Makefile",
+              *(ROOT / "include").glob("*.h"), *(ROOT / "algos").glob("*.[ch]")]:
         assert conf["version"] not in f.read_text(), f"{f.name} writes the version too"
-    assert "MODULE_VERSION(BBR_A_VERSION)" in (ROOT / "tcp_bbr_a.c").read_text()
+    assert "MODULE_VERSION(BBR_A_VERSION)" in (ROOT / "bbr_a_core.c").read_text()
     assert "dkms.conf" in (ROOT / "Kbuild").read_text()
 
 

@@ -65,7 +65,7 @@ def tree(tmp_path):
     root = tmp_path / "tree"
     for d in ("scripts", "testbed", "include"):
         shutil.copytree(REPO / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
-    for f in ("Makefile", "Kbuild", "tcp_bbr_a.c"):
+    for f in ("Makefile", "Kbuild", "bbr_a_core.c"):
         shutil.copy(REPO / f, root / f)
     rf = root / "testbed" / "rtt_fairness.sh"
     rf.write_text(FAKE_RTT_FAIRNESS)

@@ -248,7 +248,7 @@ def test_screen_checks_every_configuration_before_running(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(REPO / "testbed", tree / "testbed")
     shutil.copytree(REPO / "scripts", tree / "scripts")
-    for f in ("Makefile", "Kbuild", "tcp_bbr_a.c"):
+    for f in ("Makefile", "Kbuild", "bbr_a_core.c"):
         if (REPO / f).exists():
             shutil.copy(REPO / f, tree / f)
     marker = tmp_path / "ran"

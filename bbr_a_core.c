@@ -22,8 +22,8 @@
  * net/ipv4/tcp_bbr.c and calls them in the same order, so that a fix there
  * maps to the function of the same name here; the text is this project's.
  *
- * The algorithms, one header each under algos/, each registered under its
- * own name and selected per socket:
+ * The algorithms, each a header and an object under algos/, each registered
+ * under its own name and selected per socket:
  *
  *   bbr_a       BBR-A (Pan, Li, Tan, Xu, Li, J. Harbin Inst. Tech. 54(11),
  *               2022): RTT-adaptive probe gains in PROBE_BW.
@@ -42,23 +42,28 @@
  * its own whose first member is struct bbr, and reads its module
  * parameters once per ACK into the ACK's context, struct bbr_ctx.
  *
- * A new algorithm: one enum bbr_algo value, a header in algos/ with its
- * state, parameters and hooks, a case in the hooks it changes, and a line
- * in section "Registration".
+ * Objects. What the core shares with the algorithms is in
+ * include/bbr_a_core.h. An algorithm's header, algos/<name>.h, holds its
+ * types, the declarations of its object algos/<name>.c, and its per-ACK
+ * hooks, which only this file compiles (BBR_A_CORE): inlined here, they
+ * cost no call per ACK, and they may call the core's static functions.
+ * Its object holds its module parameters, its socket init and its event
+ * code (a round's end, a congestion event, undo, PROBE_RTT's start or end,
+ * idle restart, a trace event), which the hooks call out of line.
+ *
+ * A new algorithm: one enum bbr_algo value, a header and an object in
+ * algos/ (the latter in Kbuild's tcp_bbr_a-y), a case in the hooks it
+ * changes, and a line in section "Registration".
  */
 
+/* The algorithms' per-ACK hooks are compiled here (algos/<name>.h). */
+#define BBR_A_CORE
+
 #include <linux/inet_diag.h>
-#include <linux/jiffies.h>
-#include <linux/math64.h>
-#include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/timekeeping.h>
-#include <net/tcp.h>
 
-#include "bbr_a_compat.h"
-#include "bbr_a_gain.h"
-#include "bbr_a_math.h"
+#include "bbr_a_core.h"
 #define CREATE_TRACE_POINTS
 #include "bbr_a_trace.h"
 
@@ -66,121 +71,6 @@
 #ifndef BBR_A_VERSION
 #error "BBR_A_VERSION is not defined: build with the project's Kbuild (it reads dkms.conf)"
 #endif
-
-/* Bandwidth is kept in packets per microsecond, scaled by 2^24. */
-#define BW_SCALE		24
-#define BW_UNIT			BIT(BW_SCALE)
-
-/* Gains and other fractions are scaled by 2^8. */
-#define BBR_SCALE		8
-#define BBR_UNIT		BIT(BBR_SCALE)
-
-/* The algorithms this module registers, one congestion-control name each. */
-enum bbr_algo {
-	BBR_ALGO_A,		/* "bbr_a": BBR-A as the paper specifies it */
-	BBR_ALGO_A_FAIR,	/* "bbr_a_fair": the project's extension */
-	BBR_ALGO_BBQ,		/* "bbq": Ma et al.'s baseline */
-	BBR_ALGO_DA_BBR,	/* "da_bbr": Kim and Cho's baseline */
-	BBR_ALGO_NUM
-};
-
-enum bbr_mode {
-	BBR_STARTUP,		/* grow the sending rate exponentially */
-	BBR_DRAIN,		/* empty the queue STARTUP built */
-	BBR_PROBE_BW,		/* cycle the pacing gain around bw */
-	BBR_PROBE_RTT,		/* shrink inflight to re-measure min_rtt */
-};
-
-/* Why pacing_gain has its value: reported by the bbr_a_gain tracepoint. */
-enum bbr_why {
-	BBR_WHY_FIXED,		/* BBRv1's gain for this state and phase */
-	BBR_WHY_PROBE,		/* phase 0: an algorithm's probe-up gain */
-	BBR_WHY_HOLD,		/* phase 0, queue: gain 1 */
-	BBR_WHY_DRAIN,		/* phase 1, queue: probe-down gain */
-	BBR_WHY_LOSSY,		/* phase 1, loss without a queue: probe down */
-	BBR_WHY_CRUISE,		/* phase 1, neither: gain 1 */
-	BBR_WHY_LT_BW,		/* pacing at the policer's rate, no cycle */
-	BBR_WHY_RECOVERY,	/* the algorithm's gain in recovery's first round */
-};
-
-/*
- * Bytes of per-socket state each algorithm may keep after the core's. The
- * core takes what BBRv1 needs of ICSK_CA_PRIV_SIZE (104 bytes); the rest,
- * at least BBR_PRIV_MIN bytes (checked at build time), is the algorithm's,
- * as the second member of its own socket struct (struct bbr_a_fair_sock:
- * struct bbr, then struct bbr_a_fair_state), and so are priv16, priv2 and
- * priv1, the half word and three bits the core's bit fields leave.
- */
-#define BBR_PRIV_MIN		16
-
-/*
- * Per-socket state. BBRv1 keeps two microsecond timestamps as u64 (phase
- * start, ACK-epoch start); here they are their low 32 bits. Elapsed time is
- * their modular difference from now (bbr_us_since()): exact up to 71.6
- * minutes; the first send after 30 minutes of silence ages a stale phase
- * stamp so that longer gaps still end the phase, and starts a new ACK epoch
- * (bbr_tx_start()). The bandwidth filter is the compact form of the kernel's
- * win_minmax filter (include/bbr_a_math.h); its clock is the round count.
- * cycle_stamp and probe_rtt_done_stamp share a word: the first is read only in
- * PROBE_BW and set on entering it, the second read only in PROBE_RTT and set
- * on entering it.
- */
-struct bbr {
-	u32	min_rtt_us;		/* min RTT in the min_rtt window */
-	u32	min_rtt_stamp;		/* jiffies when min_rtt_us was taken */
-	struct bbr_a_maxfilt bw;	/* max recent delivery rate, BW_UNIT */
-	u32	next_rtt_delivered;	/* tp->delivered when the round began */
-	union {				/* each is used in one state only */
-		u32 cycle_stamp;	/* PROBE_BW: us (low 32 bits), phase start */
-		u32 probe_rtt_done_stamp; /* PROBE_RTT: jiffies it may end; 0 */
-	};
-	u32	mode:2,			/* enum bbr_mode */
-		prev_ca_state:3,	/* icsk_ca_state on the previous ACK */
-		packet_conservation:1,	/* first round of recovery? */
-		round_start:1,		/* did this ACK start a new round? */
-		idle_restart:1,		/* restarting after an idle period? */
-		probe_rtt_round_done:1,	/* a full round at the floor done? */
-		full_bw_reached:1,	/* did STARTUP fill the pipe? */
-		full_bw_cnt:2,		/* rounds without 25 % bw growth */
-		cycle_idx:3,		/* phase in the PROBE_BW gain cycle */
-		has_seen_rtt:1,		/* any RTT sample yet? */
-		lt_is_sampling:1,	/* long-term interval under way? */
-		lt_rtt_cnt:7,		/* rounds in the long-term interval */
-		lt_use_bw:1,		/* pace at lt_bw (policer found)? */
-		extra_acked_win_rtts:5,	/* age of current window, rounds */
-		extra_acked_win_idx:1,	/* current extra_acked[] window */
-		unused_a:1;
-	u32	lt_bw;			/* long-term delivery rate, BW_UNIT */
-	u32	lt_last_delivered;	/* tp->delivered at interval start */
-	u32	lt_last_stamp;		/* ms: interval start */
-	u32	lt_last_lost;		/* tp->lost at interval start */
-	u16	cwnd_gain:10,		/* current cwnd gain, BBR_UNIT */
-		gain_why:3,		/* enum bbr_why of pacing_gain */
-		priv2:2,		/* the algorithm's own */
-		priv1:1;		/* the algorithm's own */
-	u16	priv16;			/* the algorithm's own */
-	u32	prior_cwnd;		/* cwnd to restore after recovery */
-	u32	full_bw;		/* bw STARTUP's growth is judged by */
-	u32	ack_epoch_stamp;	/* us (low 32 bits): ACK epoch start */
-	u16	extra_acked[2];		/* max excess ACKed, two windows */
-	u32	ack_epoch_acked:20,	/* packets (S)ACKed in the epoch */
-		pacing_gain:10,		/* current pacing gain, BBR_UNIT */
-		unused_c:2;
-};
-
-/*
- * What one ACK's processing knows beyond the socket: the module parameters
- * its algorithm uses, read once at the start (so a parameter written during
- * the ACK takes effect whole, from the next one), and the ACK's RTT sample.
- * Each algorithm lays out params[] as its own struct (see algos/), no larger
- * than this (a BUILD_BUG_ON says so), and reads only what its load wrote.
- */
-#define BBR_CTX_WORDS		6
-
-struct bbr_ctx {
-	s32	rtt_us;			/* this ACK's RTT sample; -1: none */
-	u32	params[BBR_CTX_WORDS];	/* the algorithm's parameters */
-};
 
 /* An idle period this long may outlast the 32-bit microsecond stamps. */
 #define BBR_LONG_IDLE_SEC	(30 * 60)
@@ -204,7 +94,6 @@ static const u32 bbr_cycle_gain[CYCLE_LEN] = {
 };
 
 static const u32 bbr_cycle_rand = 7;		/* random start: not phase 1 */
-static const u32 bbr_cwnd_min_target = 4;	/* packets */
 static const u32 bbr_full_bw_thresh = BBR_UNIT * 5 / 4;	/* bw growth */
 static const u32 bbr_full_bw_cnt = 3;		/* rounds without growth */
 static const u32 bbr_lt_intvl_min_rtts = 4;	/* long-term interval min */
@@ -217,47 +106,25 @@ static const u32 bbr_extra_acked_win_rtts = 5;
 static const u32 bbr_ack_epoch_acked_reset_thresh = 1U << 20;
 static const u32 bbr_extra_acked_max_us = 100 * 1000;
 
-/*
- * Module parameters. Each is an unsigned int with a range, parsed by the
- * kernel's param_set_uint_minmax() (kstrtouint(buf, 0, ...): decimal, 0x
- * hex or 0 octal, one trailing newline; include/bbr_a_compat.h has it for
- * kernels without it). A write outside the range, or not a number, fails
- * with -EINVAL or -ERANGE and leaves the value unchanged. An algorithm reads
- * the ones it uses once per ACK (struct bbr_ctx), so a change applies to
- * every socket of that algorithm from its next ACK.
- */
-struct bbr_param {
-	unsigned int val;	/* kp->arg points here */
-	unsigned int min;
-	unsigned int max;
-};
+/* A module parameter was written (include/bbr_a_core.h, "Module parameters"). */
+static void bbr_params_load(void);
 
 static int bbr_param_set(const char *buf, const struct kernel_param *kp)
 {
 	const struct bbr_param *p = container_of((unsigned int *)kp->arg,
 						 struct bbr_param, val);
+	int err = param_set_uint_minmax(buf, kp, p->min, p->max);
 
-	return param_set_uint_minmax(buf, kp, p->min, p->max);
+	if (!err)
+		bbr_params_load();
+	return err;
 }
 
-static const struct kernel_param_ops bbr_param_ops = {
+/* The ops of every module parameter (BBR_PARAM()), the algorithms' too. */
+const struct kernel_param_ops bbr_param_ops = {
 	.set = bbr_param_set,
 	.get = param_get_uint,
 };
-
-/* A parameter NAME, read as bbr_param(NAME); the description ends in its range. */
-#define BBR_PARAM(name, def, lo, hi, desc)				\
-	static struct bbr_param bbr_param_##name = {			\
-		.val = (def), .min = (lo), .max = (hi),			\
-	};								\
-	module_param_cb(name, &bbr_param_ops, &bbr_param_##name.val, 0644); \
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi ", default " #def "]")
-
-#define bbr_param(name)		READ_ONCE(bbr_param_##name.val)
-
-/* The ACK context's parameters, as the algorithm's own struct TYPE. */
-#define BBR_CTX_PARAMS(c, type)						\
-	((type *)(c)->params)
 
 /*
  * The hooks: the only places where the core asks its algorithm. Each is a
@@ -266,6 +133,10 @@ static const struct kernel_param_ops bbr_param_ops = {
  */
 static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 					  const enum bbr_algo algo);
+static __always_inline void bbr_hook_ack(struct sock *sk,
+					 const struct rate_sample *rs,
+					 const struct bbr_ctx *c,
+					 const enum bbr_algo algo);
 static __always_inline void bbr_hook_init(struct sock *sk,
 					  const enum bbr_algo algo);
 static __always_inline void bbr_hook_on_ack(struct sock *sk,
@@ -359,6 +230,20 @@ static __always_inline void bbr_hook_idle_restart(struct sock *sk,
  */
 
 /*
+ * Inlining. Upstream's bbr_main() is the one caller of most of the core's
+ * functions, and the compiler inlines them there; here each algorithm's
+ * cong_control is a caller of its own, and a function with four callers is
+ * left out of line. The per-ACK ones that upstream's compiler inlines are
+ * __always_inline for that reason (bbr_update_ack_aggregation(),
+ * bbr_check_full_bw_reached(), bbr_cwnd_budgets()): out of line, each costs
+ * a call and a stack frame on every ACK, an indirect call in a module built
+ * with -mcmodel=large as UML's are: about 5 % of bbr's cost per ACK for
+ * bbr_a with adaptive=0 on the ACK bench's ACKs. Those upstream leaves out
+ * of line (bbr_set_pacing_rate(), bbr_packets_in_net_at_edt(),
+ * bbr_lt_bw_sampling()) stay so.
+ */
+
+/*
  * Microseconds from a stamp kept as the low 32 bits of a tcp_mstamp to now_us:
  * the modular difference, exact for intervals below 2^32 us (71.6 minutes).
  * Stamps are only ever taken from clocks that have not passed now_us yet.
@@ -366,29 +251,6 @@ static __always_inline void bbr_hook_idle_restart(struct sock *sk,
 static u32 bbr_us_since(u64 now_us, u32 stamp)
 {
 	return (u32)now_us - stamp;
-}
-
-static __always_inline bool bbr_full_bw_reached(const struct sock *sk)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	return bbr->full_bw_reached;
-}
-
-/* The windowed max delivery rate, BW_UNIT packets per us. */
-static __always_inline u32 bbr_max_bw(const struct sock *sk)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	return bbr_a_maxfilt_get(&bbr->bw);
-}
-
-/* The bandwidth the model uses: the policer's rate once one was found. */
-static __always_inline u32 bbr_bw(const struct sock *sk)
-{
-	const struct bbr *bbr = inet_csk_ca(sk);
-
-	return bbr->lt_use_bw ? bbr->lt_bw : bbr_max_bw(sk);
 }
 
 /* Excess data ACKed beyond bw, max over the last 5..10 rounds. */
@@ -557,7 +419,7 @@ static u32 bbr_ack_aggregation_cwnd(struct sock *sk)
 }
 
 /* BBRv1's budgets on a cwnd target: ACK aggregation, then quantisation. */
-static u32 bbr_cwnd_budgets(struct sock *sk, u32 target)
+static __always_inline u32 bbr_cwnd_budgets(struct sock *sk, u32 target)
 {
 	return bbr_quantization_budget(sk, target +
 				       bbr_ack_aggregation_cwnd(sk));
@@ -568,8 +430,8 @@ static u32 bbr_cwnd_budgets(struct sock *sk, u32 target)
  * a receiver or link that batches ACKs needs that much more cwnd to keep
  * sending between batches.
  */
-static void bbr_update_ack_aggregation(struct sock *sk,
-				       const struct rate_sample *rs)
+static __always_inline void
+bbr_update_ack_aggregation(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -950,8 +812,8 @@ static __always_inline void bbr_update_bw(struct sock *sk,
  * and the count starts over) or did not (one more round without growth).
  * Three rounds without growth, and the pipe counts as full.
  */
-static void bbr_check_full_bw_reached(struct sock *sk,
-				      const struct rate_sample *rs)
+static __always_inline void
+bbr_check_full_bw_reached(struct sock *sk, const struct rate_sample *rs)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
 	u32 bw = bbr_max_bw(sk);
@@ -1213,24 +1075,25 @@ static __always_inline void bbr_update_model(struct sock *sk,
 	bbr_trace_gain(sk, c, BBR_EV_ACK, changed || bbr->round_start, algo);
 }
 
-/* Called on every ACK with the rate sample it produced. */
+/*
+ * Called on every ACK with the rate sample it produced and the ACK's context
+ * (bbr_hook_ack()).
+ */
 static __always_inline void bbr_main(struct sock *sk,
 				     const struct rate_sample *rs,
+				     const struct bbr_ctx *c,
 				     const enum bbr_algo algo)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
-	struct bbr_ctx c bbr_a_no_autoinit;	/* bbr_hook_load() fills it */
 	u32 model_bw, bw;
 
-	c.rtt_us = rs->rtt_us;
-	bbr_hook_load(&c, algo);
-	bbr_update_model(sk, &c, rs, algo);
+	bbr_update_model(sk, c, rs, algo);
 
 	model_bw = bbr_bw(sk);
-	bw = bbr_hook_bw(sk, &c, model_bw, algo);
-	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, &c, model_bw, bw, algo),
-			    bbr_hook_pacing_gain(sk, &c, bbr->pacing_gain, algo));
-	bbr_set_cwnd(sk, &c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
+	bw = bbr_hook_bw(sk, c, model_bw, algo);
+	bbr_set_pacing_rate(sk, bbr_hook_pace_bw(sk, c, model_bw, bw, algo),
+			    bbr_hook_pacing_gain(sk, c, bbr->pacing_gain, algo));
+	bbr_set_cwnd(sk, c, rs, rs->acked_sacked, bw, bbr->cwnd_gain, algo);
 }
 
 static __always_inline void bbr_init(struct sock *sk, const enum bbr_algo algo)
@@ -1385,8 +1248,8 @@ static __always_inline void bbr_set_state(struct sock *sk, u8 new_state,
 }
 
 /* ========================================================================
- * The algorithms: each header holds one algorithm's parameters, socket
- * state and hooks.
+ * The algorithms: each header holds one algorithm's socket state, the
+ * declarations of its object and its per-ACK hooks.
  * ========================================================================
  */
 #include "algos/bbr_a.h"
@@ -1406,6 +1269,7 @@ static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 {
 	switch (algo) {
 	case BBR_ALGO_A:
+	case BBR_ALGO_A_FIXED:
 		bbr_a_load(c);
 		break;
 	case BBR_ALGO_A_FAIR:
@@ -1418,6 +1282,39 @@ static __always_inline void bbr_hook_load(struct bbr_ctx *c,
 		da_bbr_load(c);
 		break;
 	default:
+		break;
+	}
+}
+
+/*
+ * A parameter was written (or the module loads): every algorithm rebuilds its
+ * snapshot of the parameters its ACKs read (section "Module parameters").
+ */
+static void bbr_params_load(void)
+{
+	bbr_a_snapshot_load();
+	bbr_a_fair_snapshot_load();
+	bbq_snapshot_load();
+	da_bbr_snapshot_load();
+}
+
+/*
+ * An ACK, its context loaded: the core compiled for the algorithm, or for a
+ * variant of it that the context selects. bbr_a at adaptive=0 is BBRv1 with
+ * a loss round kept (bbr_a_ack()): compiled apart, its ACKs do BBRv1's work
+ * and no test of the parameter beyond the one that chose it.
+ */
+static __always_inline void bbr_hook_ack(struct sock *sk,
+					 const struct rate_sample *rs,
+					 const struct bbr_ctx *c,
+					 const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A:
+		bbr_a_ack(sk, rs, c);
+		break;
+	default:
+		bbr_main(sk, rs, c, algo);
 		break;
 	}
 }
@@ -1470,10 +1367,14 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A:
-		bbr_a_round_end(sk, c);
+		bbr_a_round_end(sk, bbr_a_params(c)->adaptive,
+				bbr_a_params(c)->loss_thresh);
+		break;
+	case BBR_ALGO_A_FIXED:
+		bbr_a_fixed_round_end(sk);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_round_end(sk, c);
+		bbr_a_fair_round_end(sk, bbr_a_fair_params(c)->loss_thresh);
 		break;
 	default:
 		break;
@@ -1704,7 +1605,7 @@ static __always_inline u32 bbr_hook_bw(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		return bbr_a_fair_bw(sk, c, bw);
+		return bbr_a_fair_bw(sk, bw);
 	default:
 		return bw;
 	}
@@ -1731,7 +1632,7 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_probe_rtt_done(sk, c);
+		bbr_a_fair_probe_rtt_done(sk);
 		break;
 	default:
 		break;
@@ -1762,7 +1663,7 @@ static __always_inline void bbr_hook_congestion(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_congestion(sk, c, rto);
+		bbr_a_fair_congestion(sk, c->rtt_us, rto);
 		break;
 	default:
 		break;
@@ -1776,7 +1677,7 @@ static __always_inline void bbr_hook_undo(struct sock *sk,
 {
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_undo(sk, c);
+		bbr_a_fair_undo(sk);
 		break;
 	default:
 		break;
@@ -1790,11 +1691,14 @@ static __always_inline void bbr_hook_trace(struct sock *sk,
 					   const enum bbr_algo algo)
 {
 	switch (algo) {
+	case BBR_ALGO_A_FIXED:
+		snap->algo = BBR_ALGO_A;	/* its name's */
+		fallthrough;
 	case BBR_ALGO_A:
-		bbr_a_trace(sk, c, snap);
+		bbr_a_trace(sk, snap);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_trace(sk, c, snap);
+		bbr_a_fair_trace(sk, snap);
 		break;
 	default:
 		break;
@@ -1813,7 +1717,11 @@ static void fn##_init(struct sock *sk)					\
 }									\
 static BBR_A_CONG_CONTROL(fn##_main)					\
 {									\
-	bbr_main(sk, rs, algo);						\
+	struct bbr_ctx c bbr_a_no_autoinit; /* bbr_hook_load() fills it */ \
+									\
+	c.rtt_us = rs->rtt_us;						\
+	bbr_hook_load(&c, algo);					\
+	bbr_hook_ack(sk, rs, &c, algo);					\
 }									\
 static void fn##_set_state(struct sock *sk, u8 new_state)		\
 {									\
@@ -1871,6 +1779,15 @@ static int __init bbr_module_init(void)
 	int i, err;
 
 	BUILD_BUG_ON(sizeof(struct bbr) + BBR_PRIV_MIN > ICSK_CA_PRIV_SIZE);
+	/*
+	 * The defaults, if no parameter was given. The parameters' sysfs files
+	 * exist already (mod_sysfs_setup() runs before the module's init): a
+	 * write from there, which holds this lock, would otherwise rebuild the
+	 * snapshots under this rebuild and be lost in it.
+	 */
+	kernel_param_lock(THIS_MODULE);
+	bbr_params_load();
+	kernel_param_unlock(THIS_MODULE);
 	err = tcp_register_congestion_control(&bbr_ops[BBR_ALGO_A]);
 	if (err)
 		return err;
