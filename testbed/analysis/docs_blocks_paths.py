@@ -91,7 +91,7 @@ def route_loss_table():
 
 # bbr_a_fair's runs on the current release (o, y); the kernel's bbr and cubic, whose packets
 # a release of the module does not change, from the screens of earlier ones (c, x)
-COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0250",
+COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0260",
         "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0260"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
