@@ -1374,7 +1374,7 @@ static __always_inline void bbr_hook_round_end(struct sock *sk,
 		bbr_a_fixed_round_end(sk);
 		break;
 	case BBR_ALGO_A_FAIR:
-		bbr_a_fair_round_end(sk, bbr_a_fair_params(c)->loss_thresh);
+		bbr_a_fair_round_end(sk);
 		break;
 	default:
 		break;

@@ -20,7 +20,7 @@ BBR_PARAM(queue_thresh_us, 2000, 0, 1000000,
 BBR_PARAM(probe_up_hold, 1, 0, 1,
 	  "bbr_a: probe-up phase while the queue test is true: 1 hold at gain 1 (paper), 0 Pup anyway (BBRv1 always probes)");
 BBR_PARAM(loss_thresh, 20, 0, 1000,
-	  "bbr_a, bbr_a_fair: probe-down loss threshold, lost per mille of a round's packets");
+	  "bbr_a: probe-down loss threshold, lost per mille of a round's packets");
 BBR_PARAM(probe_down_and, 0, 0, 1,
 	  "bbr_a: probe down when queue AND loss (1, paper's prose) or queue OR loss (0, pseudo-code)");
 
@@ -45,12 +45,6 @@ void bbr_a_snapshot_load(void)
 
 	bbr_params_put((u64 *)&bbr_a_params_snap, (const u64 *)&p,
 		       BBR_PARAMS_WORDS(p));
-}
-
-/* loss_thresh, which bbr_a_fair's snapshot holds too. */
-u32 bbr_a_loss_thresh_load(void)
-{
-	return bbr_param(loss_thresh);
 }
 
 static void bbr_a_loss_round_start(struct sock *sk, struct bbr_a_loss_round *l)

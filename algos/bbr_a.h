@@ -14,8 +14,7 @@
  *
  * Its module parameters, socket init and events (a round's end, a trace
  * event) are in algos/bbr_a.c; its per-ACK hooks are here, inlined into the
- * core (bbr_a_core.c). bbr_a_fair builds on its gain functions and shares
- * its loss_thresh.
+ * core (bbr_a_core.c). bbr_a_fair builds on its gain functions.
  */
 
 #ifndef _BBR_A_ALGOS_BBR_A_H
@@ -85,7 +84,6 @@ static __always_inline struct bbr_a_state *bbr_a_state(const struct sock *sk)
 
 /* algos/bbr_a.c: parameters, init, a round's end, a trace event's fields */
 void bbr_a_snapshot_load(void);
-u32 bbr_a_loss_thresh_load(void);
 void bbr_a_init_state(struct sock *sk);
 void bbr_a_round_end(struct sock *sk, bool adaptive, u32 loss_thresh);
 void bbr_a_fixed_round_end(struct sock *sk);

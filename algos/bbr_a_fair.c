@@ -24,7 +24,8 @@ struct bbr_a_fair_params bbr_a_fair_params_snap __read_mostly;
 /*
  * The fewest packets a lossy round in STARTUP must lose to
  * end it: a handful of losses early in STARTUP, when a round carries few
- * packets, can be well over loss_thresh without saying the pipe is full.
+ * packets, can be well over bbr_a_fair_loss_pm without saying the pipe is
+ * full.
  */
 #define BBR_A_FAIR_STARTUP_LOSSES	8
 
@@ -50,7 +51,8 @@ void bbr_a_fair_snapshot_load(void)
 	memset(&p, 0, sizeof(p));
 	p.cwnd_queue_us = bbr_param(fair_cwnd_queue_us);
 	p.cwnd_pkts = bbr_param(fair_cwnd_pkts);
-	p.loss_thresh = bbr_a_loss_thresh_load();
+	p.slow_bw = bbr_a_rate_fills(p.cwnd_pkts, bbr_a_fair_pkts_rate_us,
+				     BW_SCALE);
 	p.probe_rtt_pm = bbr_param(fair_probe_rtt_pm);
 
 	bbr_params_put((u64 *)&bbr_a_fair_params_snap, (const u64 *)&p,
@@ -246,7 +248,7 @@ static __always_inline void bbr_a_fair_startup_lossy(struct sock *sk, u32 lost)
  * recovery for many seconds while the law regrows the bound and cwnd with
  * it.
  */
-void bbr_a_fair_round_end(struct sock *sk, u32 loss_thresh)
+void bbr_a_fair_round_end(struct sock *sk)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
@@ -256,7 +258,7 @@ void bbr_a_fair_round_end(struct sock *sk, u32 loss_thresh)
 
 	f->lossy = bbr_a_round_lossy(f->lossy, lost,
 				     tp->delivered - bbr->next_rtt_delivered,
-				     loss_thresh);
+				     bbr_a_fair_loss_pm);
 	f->round_lost = tp->lost;
 	/*
 	 * The next round starts now, as the core starts it at its other round

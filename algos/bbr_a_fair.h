@@ -103,8 +103,8 @@
  * (fair_compete_dips): while the start of a hundred flows settles, their
  * first two dips can both leave one.
  *
- * STARTUP also ends at a round that lost more than loss_thresh of its
- * packets, and at least 8 of them, as BBRv2's does: in a shallow buffer, the
+ * STARTUP also ends at a round that lost more than bbr_a_fair_loss_pm of
+ * its packets, and at least 8 of them, as BBRv2's does: in a shallow buffer, the
  * three rounds without bw growth BBRv1 waits for can be many more while
  * another flow's exit lets this one's bw go on growing, each of them
  * doubling inflight into a full buffer.
@@ -129,7 +129,7 @@
 struct bbr_a_fair_params {
 	u32	cwnd_queue_us;
 	u32	cwnd_pkts;
-	u32	loss_thresh;
+	u32	slow_bw;	/* bbr_a_fair_slow_bw() of cwnd_pkts */
 	u32	probe_rtt_pm;
 } __aligned(8);
 
@@ -203,6 +203,26 @@ bbr_a_fair_state(const struct sock *sk)
 static const u32 bbr_a_fair_queue_us = 2000;
 
 /*
+ * A slow flow, one of many sharing the link, is one whose bw sends fewer
+ * than fair_cwnd_pkts packets in this time, us: its packet allowance, its
+ * cwnd budgets and its PROBE_RTT share shrink with its rate. 10 ms: with
+ * 32 packets of 1448 bytes, below about 37 Mbit/s, the snapshot's slow_bw
+ * (bbr_a_rate_fills()), which an ACK compares its bw with.
+ */
+static const u32 bbr_a_fair_pkts_rate_us = 10000;
+
+/*
+ * The share of a packet-timed round's packets whose loss makes the round
+ * lossy, per mille: 2 %, BBRv2's loss threshold, as bbr_a's loss_thresh
+ * defaults to. After a lossy round the flow drains in phase 1
+ * (bbr_a_fair_probe_bw_gain) and sizes its cwnd target by the max filter
+ * (bbr_a_fair_cwnd_target); in STARTUP a lossy round ends it
+ * (bbr_a_fair_startup_lossy); while competing it may cut the bound again
+ * (bbr_a_fair_round_end).
+ */
+static const u32 bbr_a_fair_loss_pm = 20;
+
+/*
  * The bound on bw, BW_UNIT; 0: none. The law is read once per packet-timed
  * round (bbr_a_fair_bound_round), at each new epoch and when sending
  * restarts from idle (a round may have been seconds long), not on every ACK:
@@ -240,7 +260,7 @@ static __always_inline u32 bbr_a_fair_bw(struct sock *sk, u32 bw)
 void bbr_a_fair_snapshot_load(void);
 void bbr_a_fair_init_state(struct sock *sk);
 void bbr_a_fair_bound_round(struct sock *sk);
-void bbr_a_fair_round_end(struct sock *sk, u32 loss_thresh);
+void bbr_a_fair_round_end(struct sock *sk);
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto);
 void bbr_a_fair_undo(struct sock *sk);
 void bbr_a_fair_probe_rtt_done(struct sock *sk);
@@ -349,14 +369,6 @@ static __always_inline bool bbr_a_fair_min_rtt_due(struct sock *sk,
 }
 
 /*
- * A slow flow, one of many sharing the link, is one whose bw sends fewer
- * than fair_cwnd_pkts packets in this time, us: its packet allowance, its
- * cwnd budgets and its PROBE_RTT share shrink with its rate. 10 ms: with
- * 32 packets of 1448 bytes, below about 37 Mbit/s.
- */
-static const u32 bbr_a_fair_pkts_rate_us = 10000;
-
-/*
  * x in proportion to the packets a slow flow's bw fills in
  * bbr_a_fair_pkts_rate_us, whole at fair_cwnd_pkts and above
  * (bbr_a_budget_by_rate).
@@ -364,6 +376,8 @@ static const u32 bbr_a_fair_pkts_rate_us = 10000;
 static __always_inline u32
 bbr_a_fair_slow_share(const struct bbr_a_fair_params *p, u32 x, u32 bw)
 {
+	if (likely(bw >= p->slow_bw))
+		return x;
 	return bbr_a_budget_by_rate(x, (u64)bw * bbr_a_fair_pkts_rate_us,
 				    p->cwnd_pkts, BW_SCALE);
 }
@@ -413,8 +427,6 @@ static __always_inline u32 bbr_a_fair_probe_rtt_cwnd(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	u32 bw = bbr_bw(sk);
 
-	if (!p->probe_rtt_pm)
-		return bbr_a_fair_probe_rtt_min;
 	return bbr_a_bdp_share(bw,
 			       min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk))),
 			       bbr_a_fair_slow_share(p, p->probe_rtt_pm, bw),
@@ -507,7 +519,6 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 						    const struct rate_sample *rs,
 						    u8 *why)
 {
-	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 rtt_us, rtt_max;
@@ -532,7 +543,7 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	if (queued || f->lossy ||
 	    bbr_a_loss_rate_high(tcp_sk(sk)->lost - f->round_lost,
 				 tcp_sk(sk)->delivered -
-				 bbr->next_rtt_delivered, p->loss_thresh)) {
+				 bbr->next_rtt_delivered, bbr_a_fair_loss_pm)) {
 		*why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
 		return bbr_a_gain_down(rtt_us, rtt_max);
 	}
@@ -562,7 +573,7 @@ static const u32 bbr_a_fair_hi_cut_us = 30000;
  * the loss-based laws then keep the split it had. A flow that loses at random
  * delivers less in each recovery, the longer its RTT the longer, and its
  * average then understates its share.
- * Other states, and both allowances 0, keep BBRv1's gain x BDP.
+ * Other states keep BBRv1's gain x BDP.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -574,8 +585,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	u32 pkts = p->cwnd_pkts;
 	u64 w, cut = 0, floor = 0;
 
-	if ((!p->cwnd_queue_us && !p->cwnd_pkts) ||
-	    bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
+	if (bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 
 	/*
@@ -612,8 +622,10 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	 * 1448-byte packets); on slower links it too counts as slow. This
 	 * test uses the bw after the average.
 	 */
-	pkts = bbr_a_pkts_by_rate(pkts, (u64)bw * bbr_a_fair_pkts_rate_us,
-				  BW_SCALE);
+	if (unlikely(bw < p->slow_bw))
+		pkts = bbr_a_pkts_by_rate(pkts,
+					  (u64)bw * bbr_a_fair_pkts_rate_us,
+					  BW_SCALE);
 	return bbr_a_queue_target(w, bw, pkts, cut, floor, BW_SCALE);
 }
 

@@ -217,6 +217,18 @@ static inline u32 bbr_a_rate16_get(u16 v)
 }
 
 /*
+ * The least rate (packets per us in 1/2^shift) that sends pkts packets in
+ * us: a rate bw fills them, bw x us >= pkts << shift, exactly where bw is
+ * at least this. For a per-ACK test by comparison, the rate taken once
+ * where pkts is set. pkts << shift must fit in 64 bits and the result in
+ * 32 (pkts at most 10000, shift 24, us at least 1000 do).
+ */
+static inline u32 bbr_a_rate_fills(u32 pkts, u32 us, u32 shift)
+{
+	return (u32)bbr_a_div_u64(((u64)pkts << shift) + us - 1, us);
+}
+
+/*
  * bbr_a_fair's packet allowance for a flow that fills own packets (in
  * 1/2^shift) in bbr_a_fair_pkts_rate_us at its bw: pkts while own covers
  * them, else their geometric mean, floor(sqrt(pkts x own)). At equal rates

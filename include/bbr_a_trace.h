@@ -43,7 +43,7 @@ struct bbr_a_snapshot {
 	u32	cwnd;		/* packets */
 	u32	inflight;	/* packets */
 	bool	cwnd_limited;	/* tp->is_cwnd_limited: cwnd bound last window */
-	bool	lossy;		/* the last loss round lost > loss_thresh */
+	bool	lossy;		/* the last loss round was lossy */
 	u32	round_lost;	/* packets lost since the loss round began */
 	u64	bw_hi_bps;	/* bbr_a_fair: the bound on bw, bit/s; 0: none */
 	bool	compete;	/* bbr_a_fair: a competitor keeps the queue */

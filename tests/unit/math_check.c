@@ -11,6 +11,8 @@
  *   cbrt            then lines "X"; prints floor(cbrt(X))
  *   isqrt           then lines "X"; prints floor(sqrt(X))
  *   pktsrate        then lines "PKTS OWN SHIFT"; prints the allowance
+ *   ratefills       then lines "PKTS US SHIFT"; prints the least rate that
+ *                   sends PKTS packets in US
  *   bdpshare        then lines "BW RTT_US PM SHIFT LO"; prints the share
  *                   of the BDP PROBE_RTT holds
  *   avgtarget       then lines "COMPETE LOSSY DIPS"; prints 1 where
@@ -282,6 +284,16 @@ int main(int argc, char **argv)
 			      &pkts, &own, &shift) == 3)
 			printf("%" PRIu32 "\n",
 			       bbr_a_pkts_by_rate(pkts, own, shift));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "ratefills")) {
+		uint32_t pkts, us, shift;
+
+		while (fgets(line, sizeof(line), stdin) &&
+		       sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32,
+			      &pkts, &us, &shift) == 3)
+			printf("%" PRIu32 "\n",
+			       bbr_a_rate_fills(pkts, us, shift));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "bdpshare")) {

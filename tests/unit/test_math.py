@@ -266,6 +266,24 @@ def test_packet_allowance_of_a_slow_flow_is_the_geometric_mean(build):
     assert got[0] == "32" and got[1] == "32"
 
 
+def test_a_rate_fills_its_packets_exactly_from_the_least_rate_on(build):
+    """bbr_a_rate_fills: the least bw with bw x us >= pkts << shift, so that bbr_a_fair's
+    per-ACK test of a slow flow, a comparison with it, says what the product said; a rate
+    one below it is slow. Rounding it down (or up once more) makes one of them wrong."""
+    shift, us = 24, 10000
+    cases = [(32, us, shift), (0, us, shift), (1, us, shift), (10000, us, shift),
+             (10000, 1000, shift), (3, 7, 0)]
+    rng = random.Random(17)
+    cases += [(rng.randint(0, 10000), rng.randint(1000, 10**6), shift) for _ in range(3000)]
+    got = [int(x) for x in run(build(), "ratefills",
+                               stdin="".join(f"{p} {u} {s}\n" for p, u, s in cases))]
+    for (p, u, s), r in zip(cases, got):
+        assert r * u >= p << s, (p, u, s, r)
+        assert r == 0 or (r - 1) * u < p << s, (p, u, s, r)
+    # 32 packets of 1448 bytes in 10 ms: 37.06 Mbit/s
+    assert abs(got[0] * 1448 * 8 / 2**24 - 37.06) < 0.01
+
+
 def test_probe_rtt_holds_its_share_of_the_bdp(build):
     """bbr_a_bdp_share: floor(floor(bw x rtt / 2^shift) x pm / 1000), at least lo, at most
     2^32 - 1, exact for every bw and rtt with pm up to 1000 and shift at least 24 (its
