@@ -7,7 +7,7 @@
 #include "algos/bbr_a_fair.h"
 
 BBR_PARAM(fair_cwnd_queue_us, 5000, 0, 1000000,
-	  "bbr_a_fair: queueing time each flow's PROBE_BW cwnd target allows above its BDP, us; lower it for less delay, raise it for throughput where the path needs more queue (both allowances 0: BBRv1's 2 BDP)");
+	  "bbr_a_fair: queueing time each flow's PROBE_BW cwnd target allows above its BDP, us; lower it for less delay, raise it for throughput where the path needs more queue");
 BBR_PARAM(fair_cwnd_pkts, 32, 0, 10000,
 	  "bbr_a_fair: packets each flow's PROBE_BW cwnd target adds, the same for every flow (Vegas' alpha); lower it for less queue with many flows, raise it to pull flows to equal rates harder");
 BBR_PARAM(fair_compete_us, 5000, 0, 1000000,
