@@ -136,3 +136,22 @@ def test_every_parameter_is_in_the_reference():
     ref = (ROOT / "docs" / "parameters.md").read_text()
     missing = [p for p in declared_params() if f"`{p}`" not in ref]
     assert not missing, f"docs/parameters.md does not describe: {missing}"
+
+
+def test_bbr_a_fair_answers_to_six_parameters_of_its_own():
+    """Issue 47: at most six module parameters act on bbr_a_fair, each its own (its
+    description names it, and no other algorithm's). Up to 0.27.0 its loss verdicts read
+    bbr_a's loss_thresh, so a setting made for bbr_a moved bbr_a_fair's probe-down, target
+    and STARTUP exit; its sources must read no parameter but its own."""
+    descs = {}
+    for src in SOURCES:
+        for name, desc in re.findall(r'^BBR_PARAM\((\w+),[^"]*"([^"]*)"', src.read_text(),
+                                     re.M | re.S):
+            descs[name] = desc
+    fair = [n for n, d in descs.items() if "bbr_a_fair" in d.split(":")[0]]
+    assert 1 <= len(fair) <= 6, fair
+    assert all(d.split(":")[0].strip() == "bbr_a_fair" for n, d in descs.items() if n in fair)
+    text = "".join(re.sub(r"/\*.*?\*/", "", (ROOT / "algos" / f).read_text(), flags=re.S)
+                   for f in ("bbr_a_fair.c", "bbr_a_fair.h"))
+    others = [n for n in descs if n not in fair and re.search(rf"\b{n}\b", text)]
+    assert not others, f"bbr_a_fair's sources name other algorithms' parameters: {others}"
