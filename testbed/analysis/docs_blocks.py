@@ -364,7 +364,7 @@ BLOCKS = {
         unit="timed runs"),
     # docs/results.md
     "results-convergence": Table(
-        {"f": f"{COEX}/convergence-v0250/windows.csv",
+        {"f": f"{COEX}/convergence-v0270/windows.csv",
          "w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
             ([label, slabel], {"src": src, "config": cfg, "scenario": sc, "part": part})
             for sc, slabel in CONV_SCEN
