@@ -34,35 +34,8 @@ def screen_rows(sources, rows):
         seed_notes=False)
 
 
-GRID30 = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv"}
 WHERE = [("b5", "10 vs 50 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
          ("b0.1", "10 vs 50 ms, 0.1 BDP"), ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss")]
-GAINS_SRC = {"f6": f"{R}/fig6/screen_runs.csv", "f7": f"{R}/fig7/screen_runs.csv",
-             "f4": f"{R}/fig4/screen_runs.csv",
-             "q": "docs/results/fair-gains-uml/screen-200s/screen_runs.csv"}
-GAINS = [("b0.1", "f6", ""), ("b0.2", "f6", ""), ("b0.5", "f6", ""), ("b1", "f6", ""),
-         ("b5", "f6", ""), ("b20", "f6", ""), ("r20", "f7", " (10 vs 20 ms)"), ("r30", "f7", ""),
-         ("r100", "f7", ""), ("l1-b5", "f4", " (1 % loss)"), ("l3-b5", "f4", ""),
-         ("l6-b1", "f4", ""), ("l6-b5", "f4", ""), ("m3-b5", "q", " (3 flows per class)")]
-GRID030 = [(cc, s) for cc in ("bbr", "bbr_a", "bbr_a_fair")
-           for s in ("b0.5", "b1", "b2", "b5", "b20", "r20", "r30", "r100")]
-READINGS = ["bbr_a", "bbr_a-and", "bbr_a-gate-delay", "bbr_a-nohold", "bbr_a-scope-gate",
-            "bbr_a-scope-probebw", "bbr_a-win10"]
-RATE_FLOWS = {"g20": "docs/results/fairness-grid-uml/rate20/screen_runs.csv",
-              "gf3": "docs/results/fairness-grid-uml/fpr3/screen_runs.csv",
-              "s20": "docs/results/fairness-screen-uml/rate20/screen_runs.csv",
-              "sf3": "docs/results/fairness-screen-uml/fpr3/screen_runs.csv"}
-
-
-def _gain_cols():
-    cols = []
-    for what, metric, digits, scale in (("Jain", "jain", 3, 1),
-                                        ("retransmitted %", "retrans_rate", 1, 100),
-                                        ("utilisation", "utilization", 3, 1)):
-        cols += [Col(f"{what} 0.3.0", metric, digits, scale, config="bbr_a_fair"),
-                 Col(f"{what} fair_gains=2", metric, digits, scale, src="q",
-                     config="fair_qphi")]
-    return cols
 
 
 COEX = "docs/results/coexistence-uml"
@@ -163,19 +136,6 @@ CLIENT_ROWS = [  # (receiver, cc, selection) of the default scenario, 30 s, 5 se
     ("iperf3 3.12 (e9f5123)", "bbr", {"src": "r", "set": "iperf3", "cc": "bbr"}),
     ("iperf3 3.12 (e9f5123)", "bbr_a_fair", {"src": "r", "set": "iperf3", "cc": "bbr_a_fair"}),
 ]
-EXPLORE60 = {"e": "docs/results/fair-gains-uml/explore-60s/screen_runs.csv"}
-GAIN_NAMES = (("fair", "BBR-A's phi (0.3.0)"), ("fair_fixed", "BBRv1's gains (fair_gains=1)"),
-              ("fair_qphi", "queueing delays' phi (fair_gains=2)"))
-PHASE_COLS = [Col("Jain", "jain"), Col("retransmitted %", "retrans_rate", 1, 100),
-              Col("queue delay ms", "qdelay_mean_ms", 1),
-              Col("10 ms flow cwnd-limited %", "cwnd_limited0", 0, 100),
-              Col("50 ms flow cwnd-limited %", "cwnd_limited1", 0, 100),
-              Col("10 ms flow phi", "phi0", 2), Col("50 ms flow phi", "phi1", 2)]
-GRID30_040 = (("bbr_a_fair", "0.4.0"), ("bbr_a_fair_v030", "fair_gains=0"), ("bbr", "bbr"),
-              ("bbr_a", "bbr_a"))
-SHALLOW = {"s": "docs/results/fair-gains-uml/shallow-30s/screen_runs.csv"}
-SHALLOW_CFG = (("fair", "0.4.0"), ("cap2-16", "2 ms + 16 packets"), ("cap1-8", "1 ms + 8 packets"),
-               ("fq1", "drain above 1 ms"), ("hold", "fair_probe_hold=1"))
 
 COST = "docs/results/cost-per-ack-uml/cost.csv"
 
@@ -290,55 +250,12 @@ BLOCKS = {
     "fig8-jain": grid(f"{R}/fig8/screen_runs.csv", "jain", TABLE_CCS, FIG8,
                       what="Jain's index over all flows, mean +- 95 % CI half-width over the "
                            "seeds"),
-    # docs/backends.md, docs/fairness.md, docs/reproduction.md
+    # docs/backends.md, docs/reproduction.md
     "client-receive": Table(CLIENT, ["receiver (tree)", "cc"], [
         ([rcv, cc], sel) for rcv, cc, sel in CLIENT_ROWS],
         [Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization")],
         what="the default scenario (10 vs 50 ms, 100 Mbit/s, 5 BDP, 30 s) under each "
              "receiver, mean +- 95 % CI half-width over the seeds", seed_notes=False),
-    # docs/fairness.md
-    "fairness-explore-60s": Table(EXPLORE60, ["gains", "scenario"], [
-        ([name, s], {"src": "e", "config": cfg, "scenario": s})
-        for s in ("b0.1", "b0.2", "l6-b1", "l6-b5") for cfg, name in GAIN_NAMES], PHASE_COLS,
-        what="60 s runs of bbr_a_fair with three gain rules; cwnd-limited: share of the "
-             "flow's PROBE_BW rounds, phi: the flow's mean; mean +- 95 % CI half-width over "
-             "the seeds"),
-    "fairness-explore-mechanisms": Table(
-        {"x": "docs/results/fairness-explore-uml/screen_runs.csv"}, ["config", "scenario"],
-        [([c, "b5"], {"src": "x", "config": c, "scenario": "b5"})
-         for c in ("bbr_a", "fair-q2-nohold")],
-        [Col("Jain", "jain"), Col("queue delay ms", "qdelay_mean_ms", 1)]
-        + [Col(f"{f} flow {what} %", f"{m}{i}", 1, 100) for m, what in (
-            ("probe", "probe"), ("hold", "hold"), ("drain", "drain"),
-            ("cwnd_limited", "cwnd-limited")) for i, f in ((0, "10 ms"), (1, "50 ms"))],
-        what="the exploratory screen (2 seeds): shares of each flow's PROBE_BW rounds "
-             "from its gain trace, mean +- 95 % CI half-width over the seeds"),
-    "fairness-grid-30s-040": Table(GRID30, ["scenario"], [
-        ([s], {"src": "g", "scenario": s})
-        for s in ("b0.1", "b0.2", "b0.5", "b1", "b5", "b20", "r20", "r100", "l6-b5")],
-        [Col(f"Jain {n}", "jain", config=c) for c, n in GRID30_040[:2]]
-        + [Col(f"queue ms {n}", "qdelay_mean_ms", 1, config=c) for c, n in GRID30_040]),
-    "fairness-shallow-30s": Table(SHALLOW, ["variant", "scenario"], [
-        ([name, s], {"src": "s", "config": cfg, "scenario": s})
-        for s in ("b0.1", "b0.2", "b5") for cfg, name in SHALLOW_CFG],
-        [Col("Jain", "jain"), Col("retransmitted %", "retrans_rate", 2, 100),
-         Col("queue delay ms", "qdelay_mean_ms", 1), Col("10 ms flow, Mbit/s", "tput0", 1),
-         Col("50 ms flow, Mbit/s", "tput1", 1)]),
-    # docs/fairness.md
-    "fairness-gains-030-040": Table(GAINS_SRC, ["scenario"], [
-        ([s + label], {"src": src, "scenario": s}) for s, src, label in GAINS], _gain_cols(),
-        what="bbr_a_fair 0.3.0 (config bbr_a_fair of Figs. 4, 6, 7) and a 0.3.0 build with "
-             "fair_gains=2, the gains 0.4.0 made its default (config fair_qphi of "
-             "screen-200s), mean +- 95 % CI half-width over the seeds"),
-    "fairness-grid-030": screen_rows(
-        {"g": "docs/results/fairness-grid-uml/screen_runs.csv"},
-        [([cc, s], {"src": "g", "config": cc, "scenario": s}) for cc, s in GRID030]),
-    "fairness-rate-flows": screen_rows(RATE_FLOWS, [
-        ([label, scen], {"src": src + kind, "config": cc, "scenario": "b5"})
-        for kind, scen in (("20", "20 Mbit/s"), ("f3", "3 flows/class"))
-        for label, src, cc in (("bbr", "s", "bbr"), ("bbr_a", "s", "bbr_a"),
-                               ("bbr_a_fair 0.2.0", "s", "bbr_a_fair"),
-                               ("bbr_a_fair 0.3.0", "g", "bbr_a_fair"))]),
     # docs/module.md
     "cost-per-ack": Table({"c": COST}, ["A / B"], [(["bbr_a adaptive=0 / bbr"], {"src": "c"})], [
         Col("pairs", text=_cost(lambda s: str(s["pairs"]))),
@@ -374,10 +291,6 @@ BLOCKS = {
         what="the flow's share of the two flows' throughput in each 30 s window, mean +- 95 % "
              "CI half-width over the seeds; both flows start together; 100 Mbit/s, a buffer of "
              "20 BDP, 300 s", seed_notes=False, unit="flow windows"),
-    # docs/fairness.md
-    "fairness-readings": screen_rows(
-        {"s": "docs/results/fairness-screen-uml/screen_runs.csv"},
-        [([cc, "b5"], {"src": "s", "config": cc, "scenario": "b5"}) for cc in READINGS]),
 }
 
 

@@ -61,7 +61,7 @@ def test_fair_under_random_loss(run_testbed, tmp_path):
     """10 ms vs 50 ms at 1 BDP with 6 % random loss: the caps rarely bind, and with BBR-A's
     phi = rtt / rtt_max (0.3.0) the 50 ms flow, whose phi is always nearer 1, probes less
     and drains more: 64.7 vs 23.7 Mbit/s, Jain 0.82 at seed 1 (0.78 +- 0.36 over 5 seeds,
-    docs/fairness.md). The queueing delays' phi gives both flows one phi. At 30 s a seed's
+    docs/notebook/fairness.md). The queueing delays' phi gives both flows one phi. At 30 s a seed's
     split still varies either way (seeds 1..3: 0.93, 0.93, 1.00, the 50 ms flow ahead in
     one), so three seeds are held by their mean.
 
