@@ -95,7 +95,8 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
-V0260_DIR = f"{COEX}/v0260"  # the current release's runs (docs/results.md, README.md)
+V0260_DIR = f"{COEX}/v0260"  # 0.26.0's grids, whose packets 0.28.0 sends (docs/results.md)
+V0280_DIR = f"{COEX}/v0280"  # the current release's own-kind points (README.md, results.md)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -174,14 +175,14 @@ def _spread(x, digits):
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
-        {"p": f"{V0260_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0260_DIR}/own-30s/screen_runs.csv"},
+        {"p": f"{V0280_DIR}/own-30s-ref/screen_runs.csv",
+         "q": f"{V0280_DIR}/own-30s/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
                                                         ("bbr_a_fair", "def", "q"))]),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0260_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{V0280_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
