@@ -15,27 +15,29 @@ COEXIST_BDP = ("0.1", "1", "2", "4", "8", "16")
 COEXIST_CCS = (("bbr_a_fair", "f", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
-# bbr_a_fair 0.20.0's algorithm (0.19.2's runs with fair_startup_loss=1, config sl) and bbr
+# bbr_a_fair's (its defaults, config def: 0.28.0's own-kind runs, 0.26.0's wide and CUBIC
+# ones, whose packets 0.28.0 sends) and bbr's
 V0192 = "docs/results/coexistence-uml/crtt-v0183/v0192"
+COEX = "docs/results/coexistence-uml"
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
-       "p": f"{V0192}/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
+       "p": f"{COEX}/v0280/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
 OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
               ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
               ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
               ("r20", "10 vs 20 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
               ("l6-b5", "10 vs 50 ms, 5 BDP, 6 % loss"))
 # (label, source, config) of each cc's own-kind runs
-OWN_CCS = (("bbr_a_fair", "p", "sl"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
+OWN_CCS = (("bbr_a_fair", "p", "def"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
 # the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
 # ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
-WIDE = {"w": f"{V0192}/wide-60s/screen_runs.csv", "m": f"{V0192}/m10-90s/screen_runs.csv",
+WIDE = {"w": f"{COEX}/v0260/wide-60s/screen_runs.csv", "m": f"{V0192}/m10-90s/screen_runs.csv",
         "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
 WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
                ("c3-b2", "10, 30, 90 ms, 2 BDP"), ("c3-b5", "10, 30, 90 ms, 5 BDP"),
                ("c4-b2", "10, 20, 50, 100 ms, 2 BDP"),
                ("m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP"))
 GRID200 = "docs/results/coexistence-uml/grid-200s/screen_runs.csv"
-CUBIC = {"p": f"{V0192}/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
+CUBIC = {"p": f"{COEX}/v0260/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
 CUBIC_POINTS = tuple((f"{p}{b}", rtt, b) for p, rtt in (("c", "20 ms"), ("d", "50 ms"))
                      for b in ("0.5", "1", "2", "5", "10", "20"))
 
@@ -107,7 +109,7 @@ FAIR_FIRST, V3_FIRST = "bbr_a_fair+bbr3", "bbr3+bbr_a_fair"
 
 # bbr3 under the changing-paths conditions (testbed/scenarios/path-conditions.ini, own kind,
 # 10 vs 50 ms), beside bbr_a_fair's runs of docs/paths.md's blocks
-CONDS = {"f": COND["c"], "v3": f"{PEERS}/conditions-bbr3"}
+CONDS = {"f": COND["o"], "v3": f"{PEERS}/conditions-bbr3"}
 CONDS_COLS = [Col(f"{header}, {label} at {b} BDP", metric, digits, src=src, config=cfg,
                   scenario=lambda c, b=b: f"{c}-b{b}")
               for header, metric, digits, buffers, labels in (
@@ -141,13 +143,14 @@ PEERS_BLOCKS = {
         Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
         Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; two flows of one cc, one per RTT, "
-             "100 Mbit/s, 30 s measured from 5 s; bbr_a_fair 0.20.0's algorithm (0.19.2's runs "
-             "with fair_startup_loss=1), bbr from the grid of 0.4.0; " + KERNELS,
+             "100 Mbit/s, 30 s measured from 5 s; bbr_a_fair's defaults, bbr from the grid of "
+             "0.4.0; " + KERNELS,
         seed_notes=False),
     "peers-wide": Table(WIDE, ["cc", "scenario"], [
         ([cc, label], {"src": src, "config": cfg, "scenario": s})
         for s, label in WIDE_POINTS
-        for cc, src, cfg in (("bbr_a_fair", "m" if s == "m10-b2" else "w", "sl"),
+        for cc, src, cfg in (("bbr_a_fair", "m" if s == "m10-b2" else "w",
+                              "sl" if s == "m10-b2" else "def"),
                              ("bbr3", "v3", "bbr3"), ("bbr", "r", "bbr"))
         if not (cc == "bbr" and s == "m10-b2")], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -155,8 +158,8 @@ PEERS_BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT class (ten at "
              "m10-b2), 100 Mbit/s, 60 s measured from 5 s (m10-b2: 90 s from 30 s); Jain over "
-             "every flow; bbr_a_fair 0.20.0's algorithm (0.19.2's runs with "
-             "fair_startup_loss=1), bbr from the wide grid (its ten-flow runs, 40 s long, not "
+             "every flow; bbr_a_fair's defaults (m10-b2: 0.20.0's algorithm, 0.19.2's runs "
+             "with fair_startup_loss=1), bbr from the wide grid (its ten-flow runs, 40 s long, not "
              "shown); " + KERNELS, seed_notes=False),
     "peers-solo": Table(SOLO, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"scenario": "s" + s[1:] if s[0] == "c" else "t" + s[1:]})
@@ -169,15 +172,15 @@ PEERS_BLOCKS = {
              "and one seed on the kernel bbr3 ran on", seed_notes=False),
     "peers-cubic": Table(CUBIC, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"scenario": s}) for s, rtt, b in CUBIC_POINTS], [
-        Col("bbr_a_fair's share %", "share0", 1, 100, src="p", config="sl"),
-        Col("Jain", "jain", src="p", config="sl"),
-        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="p", config="sl"),
+        Col("bbr_a_fair's share %", "share0", 1, 100, src="p", config="def"),
+        Col("Jain", "jain", src="p", config="def"),
+        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="p", config="def"),
         Col("bbr3 runs", "runs", src="v3", config="bbr3"),
         Col("bbr3's share %", "share0", 1, 100, src="v3", config="bbr3"),
         Col("Jain", "jain", src="v3", config="bbr3"),
         Col("worst Jain", "jain", extreme="min", src="v3", config="bbr3"),
         Col("harm to cubic (computed)", fn=harm_to_cubic(), src="v3", config="bbr3"),
-        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar(), src="p", config="sl"),
+        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar(), src="p", config="def"),
         Col("bbr's share %", "share0", 1, 100, src="g", config="bbr"),
         Col("Jain", "jain", src="g", config="bbr"),
         Col("harm to cubic", "harm", 2, src="g", config="bbr")],
@@ -186,8 +189,7 @@ PEERS_BLOCKS = {
              "flows' throughput; harm: (x_solo - x_with) / x_solo of cubic's throughput (Ware "
              "et al.), computed against the mean of grid-200s's cubic-alone runs (6.1.192) at "
              "the point, bbr's against its own screen's, per seed; bar: grid-200s's "
-             "cubic-against-cubic self-harm there, + 0.1; bbr_a_fair 0.20.0's algorithm "
-             "(0.19.2's runs with fair_startup_loss=1); " + KERNELS),
+             "cubic-against-cubic self-harm there, + 0.1; bbr_a_fair's defaults; " + KERNELS),
 
     "peers-order": Table(ORDER, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"src": "o", "scenario": s}) for s, rtt, b in ORDER_POINTS], [
