@@ -283,15 +283,16 @@ BLOCKS = {
     # docs/results.md
     "results-convergence": Table(
         {"f": f"{COEX}/convergence-v0270/windows.csv",
-         "w": f"{COEX}/convergence-v0230/windows.csv"}, ["flow", "path"], [
-            ([label, slabel], {"src": src, "config": cfg, "scenario": sc, "part": part})
-            for sc, slabel in CONV_SCEN
-            for cfg, src, part, label in (("fair", "f", "1", "bbr_a_fair, against cubic"),
-                                          ("cubic2", "w", "2", "the second of two cubic flows"))],
-        [Col(f"{t0}..{t0 + 30} s", "share", 2, t0_s=f"{float(t0)}") for t0 in range(0, 300, 30)],
+         "w": f"{COEX}/convergence-v0230/windows.csv"}, ["window"], [
+            ([f"{t0}..{t0 + 30} s"], {"t0_s": f"{float(t0)}"}) for t0 in range(0, 300, 30)],
+        [Col(f"{label}, {slabel}", "share", 2, src=src, config=cfg, scenario=sc, part=part)
+         for sc, slabel in CONV_SCEN
+         for cfg, src, part, label in (("fair", "f", "1", "bbr_a_fair"),
+                                       ("cubic2", "w", "2", "second cubic"))],
         what="the flow's share of the two flows' throughput in each 30 s window, mean +- 95 % "
-             "CI half-width over the seeds; both flows start together; 100 Mbit/s, a buffer of "
-             "20 BDP, 300 s", seed_notes=False, unit="flow windows"),
+             "CI half-width over the seeds: bbr_a_fair against one cubic flow, and the second "
+             "of two cubic flows; both flows start together; 100 Mbit/s, a buffer of 20 BDP, "
+             "300 s", seed_notes=False, unit="flow windows"),
 }
 
 
