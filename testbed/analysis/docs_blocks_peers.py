@@ -211,8 +211,9 @@ PEERS_BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds, bbr3's 1..5, bbr_a_fair's 1..3; two "
              "flows of one cc, one at 10 ms and one at 50 ms, 100 Mbit/s, 60 s measured from "
              "20 s (testbed/scenarios/path-conditions.ini); queue: the sampler's mean queueing "
-             "delay; bbr_a_fair's runs are docs/paths.md's (tcp_bbr_a 0.22.0 on UML 6.1.192), "
-             "bbr3's ran on the UML 6.12.117 kernel with the BBRv3 patch", seed_notes=False),
+             "delay; bbr_a_fair's runs are docs/paths.md's (0.26.0's, whose packets 0.28.0 "
+             "sends, on UML 6.1.192), bbr3's ran on the UML 6.12.117 kernel with the BBRv3 "
+             "patch", seed_notes=False),
     "peers-coexist": Table(COEXIST, ["buffer, BDP"], [
         ([b], {"scenario": f"b{b}"}) for b in COEXIST_BDP], [
         *(Col(f"{cc}'s share %", "share0", 1, 100, src=src, config=cfg)

@@ -15,7 +15,7 @@ from analysis.tables import load_runs, values  # noqa: E402
 def test_harm_and_bar_cells_equal_the_readme_blocks():
     runs = load_runs(str(REPO / peers.CUBIC["p"]))
     for scenario, _, _ in peers.CUBIC_POINTS:
-        rs = [r for r in runs if r["config"] == "sl" and r["scenario"] == scenario]
+        rs = [r for r in runs if r["config"] == "def" and r["scenario"] == scenario]
         assert rs, scenario
         assert peers.harm_to_cubic()(rs) == docs_blocks.harm_from_grid(rs), scenario
         assert peers.self_harm_bar()(rs) == docs_blocks.self_harm_bar(rs), scenario
@@ -64,7 +64,7 @@ def test_the_conditions_block_has_every_point_of_its_file():
     table = docs_blocks.BLOCKS["peers-conditions"]
     read = {c.sel["scenario"](sel["scenario"]) for _, sel in table.rows for c in table.cols}
     assert read == set(scenario_file.points(str(ini)))
-    assert peers.CONDS["f"] == docs_blocks.BLOCKS["paths-conditions-b5"].sources["c"]
+    assert peers.CONDS["f"] == docs_blocks.BLOCKS["paths-conditions-b5"].sources["o"]
     # the footnote names the seeds, not the cells (seed_notes off): every cell has them all
     runs = {k: load_runs(str(REPO / path)) for k, path in table.sources.items()}
     for _, sel in table.rows:
