@@ -38,7 +38,7 @@ def route_table(metric, digits, worst=False):
                  cols, what=ROUTE_WHAT)
 
 
-HOSTS = {"w": f"{PATHS}/hosts-v0250", "n": f"{PATHS}/hosts-netns"}
+HOSTS = {"w": f"{PATHS}/hosts-v0280", "n": f"{PATHS}/hosts-netns"}
 HOSTS_POINTS = (("b5", "10 vs 50 ms, 5 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                 ("m10-b2", "10 vs 60 ms, 2 BDP, 10 flows per class"),
                 ("m50-b2", "10 vs 60 ms, 2 BDP, 50 flows per class"))
@@ -46,7 +46,7 @@ HOSTS_CFGS = (("wall clock", "w", "bbr_a_fair"), ("own phase", "n", "bbr_a_fair-
 
 
 def hosts_table():
-    """A row per point, Jain and queue delay with the grid on the wall clock (0.25.0) and
+    """A row per point, Jain and queue delay with the grid on the wall clock (0.28.0) and
     with each sender namespace on a phase of its own (commit 43a3dea4)."""
     cols = []
     for metric, name, digits in (("jain", "Jain", 3), ("qdelay_mean_ms", "queue ms", 1)):
@@ -54,14 +54,14 @@ def hosts_table():
                  for h, src, cfg in HOSTS_CFGS]
     return Table(HOSTS, ["point"], [([what], {"scenario": pt}) for pt, what in HOSTS_POINTS],
                  cols, what="mean +- 95 % CI half-width over the seeds; bbr_a_fair against its "
-                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.25.0, its grid "
+                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.28.0, its grid "
                  "on the wall clock, "
                  "which hosts whose clocks agree share; own phase: each sender namespace's "
                  "grid on a phase of its own, as hosts whose clocks disagree by more than a "
                  "dip (commit 43a3dea4)")
 
 
-MANY = {"a": f"{PATHS}/hosts-v0250", "b": f"{PATHS}/hosts-many-v0250"}
+MANY = {"a": f"{PATHS}/hosts-v0280", "b": f"{PATHS}/hosts-many-v0250"}
 
 
 def many_hosts_table():

@@ -17,7 +17,6 @@ COEXIST_CCS = (("bbr_a_fair", "f", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
 # bbr_a_fair's (its defaults, config def: 0.28.0's own-kind runs, 0.26.0's wide and CUBIC
 # ones, whose packets 0.28.0 sends) and bbr's
-V0192 = "docs/results/coexistence-uml/crtt-v0183/v0192"
 COEX = "docs/results/coexistence-uml"
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
        "p": f"{COEX}/v0280/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
@@ -30,7 +29,8 @@ OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP")
 OWN_CCS = (("bbr_a_fair", "p", "def"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
 # the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
 # ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
-WIDE = {"w": f"{COEX}/v0260/wide-60s/screen_runs.csv", "m": f"{V0192}/m10-90s/screen_runs.csv",
+WIDE = {"w": f"{COEX}/v0260/wide-60s/screen_runs.csv",
+        "m": "docs/results/paths-uml/hosts-v0280/screen_runs.csv",
         "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
 WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
                ("c3-b2", "10, 30, 90 ms, 2 BDP"), ("c3-b5", "10, 30, 90 ms, 5 BDP"),
@@ -150,7 +150,7 @@ PEERS_BLOCKS = {
         ([cc, label], {"src": src, "config": cfg, "scenario": s})
         for s, label in WIDE_POINTS
         for cc, src, cfg in (("bbr_a_fair", "m" if s == "m10-b2" else "w",
-                              "sl" if s == "m10-b2" else "def"),
+                              "bbr_a_fair" if s == "m10-b2" else "def"),
                              ("bbr3", "v3", "bbr3"), ("bbr", "r", "bbr"))
         if not (cc == "bbr" and s == "m10-b2")], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -158,8 +158,8 @@ PEERS_BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT class (ten at "
              "m10-b2), 100 Mbit/s, 60 s measured from 5 s (m10-b2: 90 s from 30 s); Jain over "
-             "every flow; bbr_a_fair's defaults (m10-b2: 0.20.0's algorithm, 0.19.2's runs "
-             "with fair_startup_loss=1), bbr from the wide grid (its ten-flow runs, 40 s long, not "
+             "every flow; bbr_a_fair's defaults (m10-b2: 0.28.0's runs of docs/paths.md's "
+             "separate-host table, 3 seeds), bbr from the wide grid (its ten-flow runs, 40 s long, not "
              "shown); " + KERNELS, seed_notes=False),
     "peers-solo": Table(SOLO, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"scenario": "s" + s[1:] if s[0] == "c" else "t" + s[1:]})
