@@ -145,10 +145,10 @@ def startup_rounds(trace_csv, flow):
 def test_a_lossy_round_ends_startup(run_testbed, tmp_path):
     """10 ms vs 50 ms at 0.1 BDP: STARTUP doubles inflight into a buffer of a few packets,
     and BBRv1's exit waits for three rounds without bw growth, all of them losing. The
-    first round that lost over loss_thresh (and 8 packets) ends it: the 10 ms flow leaves
-    STARTUP on a lossy round while its bw still grows by a quarter per round, where BBRv1's
-    test has not begun to count (seed 1 up to 0.22.0: 0.09 s, against 0.14 s without the
-    rule).
+    first round that lost over 2 % (bbr_a_fair_loss_pm) and 8 packets ends it: the 10 ms
+    flow leaves STARTUP on a lossy round while its bw still grows by a quarter per round,
+    where BBRv1's test has not begun to count (seed 1 up to 0.22.0: 0.09 s, against 0.14 s
+    without the rule).
 
     Regression test for bbr_a_fair_startup_lossy(): without it the flow stays in STARTUP
     for three more rounds."""
