@@ -61,7 +61,7 @@ def hosts_table():
                  "dip (commit 43a3dea4)")
 
 
-MANY = {"a": f"{PATHS}/hosts-v0280", "b": f"{PATHS}/hosts-many-v0250"}
+MANY = {"a": f"{PATHS}/hosts-v0280", "b": f"{PATHS}/hosts-many-v0280"}
 
 
 def many_hosts_table():
