@@ -463,7 +463,7 @@ WALL_BLOCKS = {
 BLOCKS.update(WALL_BLOCKS)
 
 STRESS = {"s": "docs/results/stress-uml/runs.csv"}
-STRESS_RUNS = [("sanitize-0241", "short form, sanitizer kernel")]
+STRESS_RUNS = [("sanitize-0280", "short form, sanitizer kernel")]
 
 
 def _field(fmt):
