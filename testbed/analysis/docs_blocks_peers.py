@@ -9,10 +9,10 @@ from .docs_blocks_paths import COND, CONDITIONS
 from .tables import load_runs, mean_ci95, values
 
 PEERS = "docs/results/peers-uml"
-COEXIST = {"f": f"{PEERS}/coexist", "v3": f"{PEERS}/coexist-bbr3"}
+COEXIST = {"f": f"{PEERS}/coexist", "n": f"{PEERS}/coexist-v0280", "v3": f"{PEERS}/coexist-bbr3"}
 COEXIST_BDP = ("0.1", "1", "2", "4", "8", "16")
 # (label, source, config) of the BBR-like flow beside cubic
-COEXIST_CCS = (("bbr_a_fair", "f", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
+COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
 # bbr_a_fair's (its defaults, config def: 0.28.0's own-kind runs, 0.26.0's wide and CUBIC
