@@ -124,6 +124,14 @@ CONDS_COLS = [Col(f"{header}, {label} at {b} BDP", metric, digits, src=src, conf
 KERNELS = ("bbr3 ran on the UML 6.12.117 kernel with the BBRv3 patch, bbr_a_fair and bbr on "
            "UML 6.1.192")
 
+PEERS_CUBIC_WHAT = (
+    "mean +- 95 % CI half-width over the seeds; one flow of each cc against one cubic flow, "
+    "same RTT, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' throughput; "
+    "harm: (x_solo - x_with) / x_solo of cubic's throughput (Ware et al.), computed against "
+    "the mean of grid-200s's cubic-alone runs (6.1.192) at the point, bbr's against its own "
+    "screen's, per seed; bar: grid-200s's cubic-against-cubic self-harm there, + 0.1; "
+    "bbr_a_fair's defaults; " + KERNELS)
+
 PEERS_BLOCKS = {
     "peers-plain612": Table(PLAIN_SRC, ["point", "cc"], PLAIN_ROWS, [
         *_plain_cols("Jain", "jain"), *_plain_cols("first cc's share %", "share0", 1, 100),
@@ -173,23 +181,20 @@ PEERS_BLOCKS = {
     "peers-cubic": Table(CUBIC, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"scenario": s}) for s, rtt, b in CUBIC_POINTS], [
         Col("bbr_a_fair's share %", "share0", 1, 100, src="p", config="def"),
-        Col("Jain", "jain", src="p", config="def"),
-        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="p", config="def"),
-        Col("bbr3 runs", "runs", src="v3", config="bbr3"),
+        Col("its harm to cubic (computed)", fn=harm_to_cubic(), src="p", config="def"),
         Col("bbr3's share %", "share0", 1, 100, src="v3", config="bbr3"),
-        Col("Jain", "jain", src="v3", config="bbr3"),
-        Col("worst Jain", "jain", extreme="min", src="v3", config="bbr3"),
-        Col("harm to cubic (computed)", fn=harm_to_cubic(), src="v3", config="bbr3"),
-        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar(), src="p", config="def"),
+        Col("its harm to cubic (computed)", fn=harm_to_cubic(), src="v3", config="bbr3"),
+        Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar(), src="p", config="def")],
+        what=PEERS_CUBIC_WHAT),
+    "peers-cubic-jain": Table(CUBIC, ["RTT", "buffer, BDP"], [
+        ([rtt, b], {"scenario": s}) for s, rtt, b in CUBIC_POINTS], [
+        Col("Jain, bbr_a_fair", "jain", src="p", config="def"),
+        Col("Jain, bbr3", "jain", src="v3", config="bbr3"),
+        Col("worst Jain, bbr3", "jain", extreme="min", src="v3", config="bbr3"),
         Col("bbr's share %", "share0", 1, 100, src="g", config="bbr"),
-        Col("Jain", "jain", src="g", config="bbr"),
-        Col("harm to cubic", "harm", 2, src="g", config="bbr")],
-        what="mean +- 95 % CI half-width over the seeds; one flow of each cc against one "
-             "cubic flow, same RTT, 100 Mbit/s, 200 s measured from 60 s; share: of the two "
-             "flows' throughput; harm: (x_solo - x_with) / x_solo of cubic's throughput (Ware "
-             "et al.), computed against the mean of grid-200s's cubic-alone runs (6.1.192) at "
-             "the point, bbr's against its own screen's, per seed; bar: grid-200s's "
-             "cubic-against-cubic self-harm there, + 0.1; bbr_a_fair's defaults; " + KERNELS),
+        Col("Jain, bbr", "jain", src="g", config="bbr"),
+        Col("bbr's harm to cubic", "harm", 2, src="g", config="bbr")],
+        what=PEERS_CUBIC_WHAT),
 
     "peers-order": Table(ORDER, ["RTT", "buffer, BDP"], [
         ([rtt, b], {"src": "o", "scenario": s}) for s, rtt, b in ORDER_POINTS], [

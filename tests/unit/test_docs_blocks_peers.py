@@ -28,7 +28,7 @@ def test_cells_without_results_are_a_dash():
 
 
 def test_the_peer_blocks_are_registered():
-    names = {"peers-own", "peers-cubic", "peers-wide", "peers-solo", "peers-coexist",
+    names = {"peers-own", "peers-cubic", "peers-cubic-jain", "peers-wide", "peers-solo", "peers-coexist",
              "peers-plain612", "peers-order", "peers-conditions"}
     assert names <= set(docs_blocks.BLOCKS)
 
