@@ -69,3 +69,40 @@ def test_shell_scripts_outside_tests_are_short():
             over.append(f"{f} has {n} lines")
     assert not over, (f"shell scripts over {MAX_SCRIPT} lines (split them into sourced "
                       "libraries, testbed/lib/ or scripts/lib/):\n" + "\n".join(over))
+
+
+MAX_COLUMNS = 8
+# The tables over MAX_COLUMNS that remain, each named by its page and block: the list may
+# only shrink (evaluations.md's runs predate the current release; peers-plain612 sets two
+# kernels side by side).
+WIDE_TABLES = {("docs/evaluations.md", "eval-fct"), ("docs/evaluations.md", "eval-fct-grid"),
+               ("docs/evaluations.md", "eval-aqm"), ("docs/evaluations.md", "eval-loss"),
+               ("docs/evaluations.md", "eval-nup"), ("docs/peers.md", "peers-plain612")}
+
+
+def wide_tables(text, limit=MAX_COLUMNS):
+    """The names of the generated blocks of a page whose table has more than limit columns
+    (a block's header row is the line before its |---| row)."""
+    wide, block = set(), None
+    for line in text.splitlines():
+        if line.startswith("<!-- table:"):
+            block = line[len("<!-- table:"):].split(" ")[0].rstrip(">").rstrip("-").strip()
+        elif line.startswith("|---") and line.count("|") - 1 > limit:
+            wide.add(block)
+    return wide
+
+
+def test_wide_tables_parser_counts_columns():
+    text = "<!-- table:a -->\n| x | y |\n|---|---|\n<!-- table:b -->\n|" + " z |" * 9 + "\n|" + \
+        "---|" * 9 + "\n"
+    assert wide_tables(text) == {"b"}
+
+
+def test_tables_have_at_most_eight_columns():
+    """Issue 48: a table a reader takes in at a glance has at most eight columns; README.md
+    and docs/ outside the notebook, whose tables are frozen history."""
+    found = set()
+    for page in repo_files("README.md", "docs/*.md"):
+        if page.count("/") <= 1:  # docs/notebook/ and the data's READMEs are not pages
+            found |= {(page, b) for b in wide_tables((REPO / page).read_text())}
+    assert found <= WIDE_TABLES, f"tables over {MAX_COLUMNS} columns: {sorted(found - WIDE_TABLES)}"
