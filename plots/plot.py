@@ -61,8 +61,9 @@
     plot.py --docs [--check] [FILE.md...]
         Rewrite the generated tables of README.md, docs/*.md and docs/results/**/README.md
         (between <!-- table:NAME --> and <!-- /table -->; testbed/analysis/docs_blocks.py
-        says what each renders, from committed data); --check writes nothing and exits 1
-        naming the blocks that differ.
+        says what each renders, from committed data) and each block's provenance file,
+        docs/results/provenance/NAME.md; --check writes nothing and exits 1 naming the
+        blocks that differ.
 
 The code is testbed/analysis/figures/ (and analysis/tables.py, analysis/docs.py).
 """

@@ -7,12 +7,14 @@ typed: each table sits between
 
 and BLOCKS (docs_blocks.py) says what NAME renders: which committed data (screen_runs.csv
 files or screen.sh trees under docs/results, never raw runs), which runs and which numbers.
-Below each table the block says where its numbers come from: the files, how many runs, the
-seeds, the kernel, the module's version and srcversion, the module and testbed sources of
-the jobs' keys, and the runs left out as not results. A block carries its own name, so it
-can move to another file unchanged.
+Below each table a line says what its cells are, the files and seeds they come from and
+the runs left out as not results, and links the block's provenance file
+(docs/results/provenance/NAME.md, generated with it): the kernel, the module's version and
+srcversion, the module and testbed sources of the jobs' keys, the machine. A block carries
+its own name, so it can move to another file unchanged but for that link's path.
 
-    plots/plot.py --docs            rewrite every block of those files (doc_files)
+    plots/plot.py --docs            rewrite every block of those files (doc_files) and
+                                    the provenance files
     plots/plot.py --docs --check    change nothing; exit 1 naming the blocks that differ
 tests/unit/test_docs_blocks.py runs the check, so a hand-edited or stale number fails."""
 import glob
@@ -99,47 +101,85 @@ def _counted(values, unit="runs"):
     return ", ".join(f"{v} ({vals.count(v)} {unit})" for v in kinds)
 
 
-def provenance_line(name, table, used):
-    """What the block's numbers come from: {source name: runs used}."""
+PROVENANCE_DIR = "docs/results/provenance"
+
+
+def provenance_facts(table, used):
+    """[(what, value)] the block's numbers come from, beyond the files and seeds: the
+    commit of a per-run file, the kernel and its build, the module's version and
+    srcversion, the jobs' keys, the machine."""
     runs = [r for rs in used.values() for r in rs]
-    files = ", ".join(f"`{table.sources[s]}` ({len(rs)} {table.unit})" for s, rs in used.items())
-    seeds = [r.get("seed") for r in runs if r.get("seed")]
-    parts = [f"seeds {_seeds(seeds)}"] if seeds else []
+    out = []
     commits = _counted([r.get("commit") for r in runs], table.unit)
     if commits:  # a per-run file that records the commit it ran at (bench_cost.sh's)
-        parts.append(f"commit {commits}")
+        out.append(("commit", commits))
     kernel = _counted([r.get("kernel") for r in runs], table.unit)
     if kernel:  # a per-run file of an ad-hoc comparison may not record it
-        parts.append(f"kernel {kernel}")
-    builds = [r.get("kernel_id") for r in runs if r.get("kernel_id")]
-    if builds and kernel:
-        parts[-1] += f" (build {_counted(builds, table.unit)}" + (
-            "" if len(builds) == len(runs) else f" in {len(builds)} {table.unit}' keys") + ")"
+        builds = [r.get("kernel_id") for r in runs if r.get("kernel_id")]
+        if builds:
+            kernel += f" (build {_counted(builds, table.unit)}" + (
+                "" if len(builds) == len(runs) else f" in {len(builds)} {table.unit}' keys") + ")"
+        out.append(("kernel", kernel))
     mods = [r.get("module_version") for r in runs
             if r.get("module_version") not in ("none", "", None)]
     if mods:
-        parts.append(f"tcp_bbr_a {_counted(mods, table.unit)}")
+        out.append(("tcp_bbr_a", _counted(mods, table.unit)))
     src = _counted([r.get("module_srcversion") for r in runs], table.unit)
     if src:
-        parts.append(f"srcversion {src}")
+        out.append(("srcversion", src))
     keys = [f"module {r['module_hash']} testbed {r['testbed_hash']}" for r in runs
             if r.get("module_hash")]
     if keys:
-        parts.append(f"job keys: {_counted(keys, table.unit)}")
+        out.append(("job keys", _counted(keys, table.unit)))
     hosts = [f"{r['host_cpu']}, userland {r.get('host_userland') or 'unknown'}" for r in runs
              if r.get("host_cpu")]
     if hosts:  # recorded from 2026-11-29 on
-        parts.append(f"machine {_counted(hosts, table.unit)}" + (
-            "" if len(hosts) == len(runs) else f" ({len(hosts)} {table.unit} record it)"))
+        out.append(("machine", _counted(hosts, table.unit) + (
+            "" if len(hosts) == len(runs) else f" ({len(hosts)} {table.unit} record it)")))
+    return out
+
+
+def _files(table, used):
+    return ", ".join(f"`{table.sources[s]}` ({len(rs)} {table.unit})" for s, rs in used.items())
+
+
+def caption_line(name, table, used, link):
+    """The line under a block's table: what its cells are, the files and seeds they come
+    from, the runs left out, and a link to the rest of its provenance (provenance_text)."""
+    runs = [r for rs in used.values() for r in rs]
+    seeds = [r.get("seed") for r in runs if r.get("seed")]
+    parts = [f"seeds {_seeds(seeds)}"] if seeds else []
     bad = sum(1 for r in runs if r["problems"])
     if bad:
         parts.append(f"{bad} {table.unit} left out as not results")
     return (f"_Block `{name}`, generated by `plots/plot.py --docs`: {table.what}; from "
-            + "; ".join([files] + parts) + "._")
+            + "; ".join([_files(table, used)] + parts)
+            + f"; provenance: [{name}]({link})._")
 
 
-def render(name, table, repo=REPO):
-    """The lines of a block (between its markers): the table and its provenance line."""
+def provenance_text(name, table, used):
+    """The block's provenance file (PROVENANCE_DIR/NAME.md): its files and every fact of
+    provenance_facts, one line each."""
+    facts = provenance_facts(table, used)
+    return "\n".join([f"# Block `{name}`: where its numbers come from", "",
+                      "Generated by `plots/plot.py --docs` with the block; do not edit.", "",
+                      f"- cells: {table.what}", f"- from: {_files(table, used)}"]
+                     + [f"- {k}: {v}" for k, v in facts]) + "\n"
+
+
+def provenance_path(name, repo=REPO):
+    return os.path.join(repo, PROVENANCE_DIR, f"{name}.md")
+
+
+def render(name, table, repo=REPO, doc=None):
+    """The lines of a block (between its markers): the table and its caption line, whose
+    link to the provenance file is relative to doc (a path in the repository; None: from
+    the repository's root)."""
+    return render_block(name, table, repo, doc)[0]
+
+
+def render_block(name, table, repo=REPO, doc=None):
+    """(the block's lines, the text of its provenance file)."""
     data = {}
     for src, path in table.sources.items():
         if not os.path.exists(os.path.join(repo, path)):
@@ -188,7 +228,11 @@ def render(name, table, repo=REPO):
     out += ["| " + " | ".join(show(it) for it in items) + " |" for items in rows]
     out += ["| " + " | ".join(extra) + " |" for extra in table.extra]
     shown = {src: list(rs.values()) for src, rs in used.items() if rs}
-    return out + ["", provenance_line(name, table, shown)]
+    target = provenance_path(name, repo)
+    link = os.path.relpath(target, os.path.dirname(os.path.join(repo, doc))) if doc \
+        else os.path.relpath(target, repo)
+    return out + ["", caption_line(name, table, shown, link)], \
+        provenance_text(name, table, shown)
 
 
 def blocks_in(text):
@@ -206,14 +250,19 @@ def blocks_in(text):
     return out
 
 
-def rewrite(text, blocks, repo=REPO):
-    """text with every block rendered anew; (new text, names of the blocks that changed)."""
+def rewrite(text, blocks, repo=REPO, doc=None, provenance=None):
+    """text with every block rendered anew; (new text, names of the blocks that changed).
+    doc: the text's path in the repository (its links to the provenance files are relative
+    to it); provenance: a dict that gets each block's provenance file text by name."""
     lines = text.split("\n")
     changed = []
     for name, a, b in reversed(blocks_in(text)):
         if name not in blocks:
             raise AnalysisError(f"unknown block {name!r} (analysis/docs_blocks.py has none)")
-        new = [""] + render(name, blocks[name], repo) + [""]
+        block, prov = render_block(name, blocks[name], repo, doc)
+        if provenance is not None:
+            provenance[name] = prov
+        new = [""] + block + [""]
         if lines[a:b] != new:
             changed.append(name)
             lines[a:b] = new
@@ -229,18 +278,38 @@ def doc_files(repo=REPO):
 
 
 def update(files=None, check=False, repo=REPO, blocks=None):
-    """Render every block of files (default doc_files); write them unless check. Returns
-    {file: [blocks that differ]} for the files with any."""
+    """Render every block of files (default doc_files) and, for those in the repository,
+    its provenance file; write them unless check. With the default files, a provenance file
+    of no block is stale too (and removed). Returns {file: [blocks that differ]} for the
+    files with any ({provenance file: ["provenance"]} for those)."""
     if blocks is None:
         from .docs_blocks import BLOCKS as blocks
-    out = {}
+    out, prov = {}, {}
+    root = os.path.realpath(repo) + os.sep
     for path in files or doc_files(repo):
         with open(path) as f:
             text = f.read()
-        new, changed = rewrite(text, blocks, repo)
+        inside = os.path.realpath(path).startswith(root)
+        doc = os.path.relpath(os.path.realpath(path), root) if inside else None
+        new, changed = rewrite(text, blocks, repo, doc, prov if inside else None)
         if changed:
             out[path] = changed
             if not check:
                 with open(path, "w") as f:
                     f.write(new)
+    stale = [p for p in glob.glob(os.path.join(repo, PROVENANCE_DIR, "*.md"))
+             if os.path.basename(p)[:-3] not in prov] if files is None else []
+    for path in stale:
+        out[path] = ["provenance"]
+        if not check:
+            os.remove(path)
+    for name, text in sorted(prov.items()):
+        path = provenance_path(name, repo)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            out[path] = ["provenance"]
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
     return out
