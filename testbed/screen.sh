@@ -43,14 +43,15 @@ fi
 
 CONFIGS='' OUT='' SCEN=b1:10+50:1,b5:10+50:5,b20:10+50:20,r20:10+20:5,r30:10+30:5,r100:10+100:5
 SEEDS=1,2,3 DUR=30 RATE=100 FPR=1 BACKEND=uml JOBS='' SAMPLE=0 DRY=0 SLURM=0 SLURM_OPTS='' CLIENT=auto TRACE=on
-WARMUP='' HOSTS='' FGIVEN=()
+WARMUP='' HOSTS='' SJIT='' FGIVEN=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) DRY=1; shift; continue ;;
 	--slurm) SLURM=1; shift; continue ;;
 	--configs | --out | --scenarios | --seeds | --duration | --rate | --flows-per-rtt | --backend | \
-		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup | --hosts-per-class | --module-src)
+		--jobs | --sample-ms | --slurm-opts | --client | --trace | --warmup | --hosts-per-class | --module-src | \
+		--start-jitter)
 		[[ $# -ge 2 ]] || bad "$1 needs a value" ;;
 	*) bad "unknown option '$1'" ;;
 	esac
@@ -62,6 +63,7 @@ while [[ $# -gt 0 ]]; do
 	case $1 in # what a scenario file's jobs take from here only when given
 	--duration | --rate | --flows-per-rtt | --sample-ms) FGIVEN+=("$1" "$2") ;;
 	--trace) TRACE=$2 ;; --warmup) WARMUP=$2 ;; --hosts-per-class) HOSTS=$2 ;; --module-src) MSRC=$2 ;;
+	--start-jitter) SJIT=$2 ;;
 	esac
 	shift 2
 done
@@ -69,6 +71,7 @@ done
 [[ -r $CONFIGS ]] || bad "cannot read $CONFIGS"
 [[ -z $JOBS || $JOBS =~ ^[1-9][0-9]*$ ]] || bad "--jobs: '$JOBS' is not a positive integer"
 [[ $SEEDS =~ ^[0-9]+(,[0-9]+)*$ ]] || bad "--seeds: '$SEEDS' is not a comma separated list of integers"
+[[ -z $SJIT || $SJIT =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "--start-jitter: '$SJIT' is not a number of seconds"
 if [[ -n $MSRC ]]; then # absolute, in the job lines (split at blanks) and the keys
 	[[ -d $MSRC ]] || bad "--module-src: '$MSRC' is not a directory"
 	MSRC=$(cd "$MSRC" && pwd)
@@ -84,6 +87,8 @@ common=(--backend "$BACKEND" --duration "$DUR" --rate "$RATE" --flows-per-rtt "$
 [[ -z $WARMUP ]] || common+=(--warmup "$WARMUP")
 # only when not 1: the job keys of runs with one host per class stay what they were
 [[ -z $HOSTS || $HOSTS == 1 ]] || common+=(--hosts-per-class "$HOSTS")
+# only when given: the job keys of runs whose flows start on time stay what they were
+[[ -z $SJIT ]] || common+=(--jitter "$SJIT")
 # only when given: a user's module, its sources' hash in the key (key_line)
 [[ -z $MSRC ]] || common+=(--module-src "$MSRC")
 
@@ -93,6 +98,7 @@ fcommon=(--backend "$BACKEND" --client "$CLIENT" "${FGIVEN[@]}")
 [[ $TRACE == on ]] || fcommon+=(--trace "$TRACE")
 [[ -z $WARMUP ]] || fcommon+=(--warmup "$WARMUP")
 [[ -z $HOSTS ]] || fcommon+=(--hosts-per-class "$HOSTS") # given here: over the file's
+[[ -z $SJIT ]] || fcommon+=(--jitter "$SJIT")
 [[ -z $MSRC ]] || fcommon+=(--module-src "$MSRC")
 
 hashes "$BACKEND"

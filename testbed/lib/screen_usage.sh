@@ -40,6 +40,9 @@ Usage: testbed/$PROG --configs FILE --out DIR [options]
   --hosts-per-class N  rtt_fairness.sh --hosts-per-class: each class's flows from N sender
                    hosts (default 1; another value is part of the job key; a scenario
                    file's hosts_per_class otherwise)
+  --start-jitter S rtt_fairness.sh --jitter: each flow starts a random 0..S s late, drawn
+                   from the seed, so that the seeds move the flows' phases too (default:
+                   none; a value is part of the job key)
   --module-src DIR rtt_fairness.sh --module-src: a congestion control of your own, for the
                    configurations' CC items; the job keys hold a hash of DIR's sources
   --slurm          run the jobs to do as one Slurm job array (sbatch --wait --array=1-N)

@@ -139,6 +139,11 @@ def test_screen_reruns_jobs_made_with_other_options_or_module(tmp_path):
     assert states("--client", "iperf3")["fair/b5/seed1"] == "stale"
     # another warm-up is another job; the default one keeps today's keys
     assert states("--warmup", "60")["fair/b5/seed1"] == "stale"
+    # flows whose starts the seed spreads are another job; without it, today's keys
+    assert states("--start-jitter", "1")["fair/b5/seed1"] == "stale"
+    (out / "fair/b5/seed1/job.key").write_text(key.replace(common, f"{common} --jitter 1"))
+    assert states("--start-jitter", "1")["fair/b5/seed1"] == "done"
+    (out / "fair/b5/seed1/job.key").write_text(key)
     # so are other hosts per class; one host per class keeps today's keys
     assert states("--hosts-per-class", "1")["fair/b5/seed1"] == "done"
     (out / "fair/b5/seed1/job.key").write_text(key.replace("--flows-per-rtt 1", "--flows-per-rtt 2"))
@@ -189,6 +194,7 @@ def test_job_keys_name_the_kernel(tmp_path):
     (["--configs", "/nonexistent", "--out", "x"], "cannot read"),
     (["--configs", "/dev/null", "--out", "x", "--seeds", "1,a"], "--seeds"),
     (["--bogus"], "unknown option"),
+    (["--configs", "/dev/null", "--out", "x", "--start-jitter", "1s"], "--start-jitter"),
 ])
 def test_screen_bad_usage(args, msg):
     p = subprocess.run([str(SCREEN), *args], capture_output=True, text=True)
