@@ -310,15 +310,31 @@ EVQ_ROWS = [  # (file, point, cc): each shipped scenario file once on QEMU
     ("leave.ini", "cubic-leaves", "bbr_a_fair+cubic")]
 
 
-def aqm_cols():
-    """Per rate phase (10, 20, 10 Mbit/s): the bottleneck's queueing delay, the flow's
-    smoothed RTT and its throughput."""
-    cols = [Col("runs", "runs")]
-    for what, key, digits in (("queue ms", "qdelay_mean_ms", 1), ("sRTT ms", "srtt_ms", 1),
-                              ("Mbit/s", "tput_mbps", 2)):
-        cols += [Col(f"{what}, {ph}", f"ph{i}_{key}", digits)
-                 for i, ph in ((1, "10"), (2, "20"), (3, "10 again"))]
-    return cols
+def aqm_cols(*metrics):
+    """Per rate phase (10, 20, 10 Mbit/s), each of metrics: (header, key, digits) of the
+    bottleneck's queueing delay, the flow's smoothed RTT or its throughput."""
+    return [Col(f"{what}, {ph}", f"ph{i}_{key}", digits) for what, key, digits in metrics
+            for i, ph in ((1, "10"), (2, "20"), (3, "10 again"))]
+
+
+def aqm_table(*metrics):
+    """A row per qdisc and cc of the rate schedule's screen, aqm_cols of metrics."""
+    return Table({"e": f"{EV}/aqm/eval.csv"}, ["qdisc", "cc"], [
+        ([q, cc], {"src": "e", "config": cc, "scenario": q})
+        for q in ("bfifo", "red", "codel", "fq_codel") for cc in EV_CCS], aqm_cols(*metrics),
+        what=EV_WHAT + "; per phase of the rate schedule (Mbit/s), the first second of each "
+             "left out")
+
+
+def loss_table(worst):
+    """A row per random loss rate, a column per cc: its utilisation's mean, or (worst) the
+    worst seed's."""
+    return Table({"e": f"{EV}/loss-60s/eval.csv"}, ["random loss %"], [
+        ([s[1:]], {"src": "e", "scenario": s}) for s in EV_LOSS], [
+        Col(cc, "utilization", config=cc, **({"extreme": "min"} if worst else {}))
+        for cc in EV_LOSS_CCS],
+        what="utilisation (goodput over the rate; ceiling (1 - loss) x 0.956), " + (
+            "the worst seed's" if worst else EV_WHAT))
 
 
 EVAL_BLOCKS = {
@@ -326,11 +342,10 @@ EVAL_BLOCKS = {
     "eval-fct": Table({"e": f"{EV}/fct/eval.csv"}, ["cc (every flow)", "point"], [
         ([cc, "20 Mbit/s, 1 BDP"], {"src": "e", "config": cc, "scenario": "r20-b1"})
         for cc in EV_CCS], [
-        Col("runs", "runs"), Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
+        Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
         Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
         Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
-        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2),
-        Col("30 MB flow Mbit/s", "finite_flow1_mbps", 2)],
+        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2)],
         what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
              "per size"),
     "eval-fct-grid": Table({"e": f"{EV}/fct-grid/eval.csv"}, ["point", "cc (every flow)"], [
@@ -339,24 +354,16 @@ EVAL_BLOCKS = {
                           ("r20-b2", "20 Mbit/s, 2 BDP"), ("r20-b8", "20 Mbit/s, 8 BDP"),
                           ("r5-b1", "5 Mbit/s, 1 BDP"), ("r70-b1", "70 Mbit/s, 1 BDP"))
         for cc in EV_CCS], [
-        Col("runs", "runs"), Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
+        Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
         Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
         Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
         Col("30 MB flow FCT s", "finite_30000000_fct_s", 2)],
         what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
              "per size"),
-    "eval-aqm": Table({"e": f"{EV}/aqm/eval.csv"}, ["qdisc", "cc"], [
-        ([q, cc], {"src": "e", "config": cc, "scenario": q})
-        for q in ("bfifo", "red", "codel", "fq_codel") for cc in EV_CCS], aqm_cols(),
-        what=EV_WHAT + "; per phase of the rate schedule (Mbit/s), the first second of each "
-             "left out"),
-    "eval-loss": Table({"e": f"{EV}/loss-60s/eval.csv"}, ["random loss %"], [
-        ([s[1:]], {"src": "e", "scenario": s}) for s in EV_LOSS], [
-        c for cc in EV_LOSS_CCS for c in (
-            Col(cc, "utilization", config=cc),
-            Col(f"{cc} worst", "utilization", extreme="min", config=cc))],
-        what="utilisation (goodput over the rate; ceiling (1 - loss) x 0.956), " + EV_WHAT
-             + ", and the worst seed's"),
+    "eval-aqm": aqm_table(("queue ms", "qdelay_mean_ms", 1), ("Mbit/s", "tput_mbps", 2)),
+    "eval-aqm-srtt": aqm_table(("sRTT ms", "srtt_ms", 1)),
+    "eval-loss": loss_table(worst=False),
+    "eval-loss-worst": loss_table(worst=True),
     "eval-convergence": Table({"e": f"{EV}/convergence/eval.csv"}, ["cc (both flows)"], [
         ([cc], {"src": "e", "config": cc, "scenario": "rtt40"}) for cc in EV_CCS], [
         Col("runs", "runs"), Col("to 80 % s", "conv80_first_s", 1),
@@ -378,7 +385,7 @@ EVAL_BLOCKS = {
                        "e16": f"{EV}/nup-16/eval.csv"}, ["streams", "cc (every stream)"], [
         ([str(n), cc], {"src": f"e{n}", "config": cc, "scenario": "flent-tcp-nup"})
         for n in (4, 8, 16) for cc in EV_LOSS_CCS], [
-        Col("runs", "runs"), Col("Jain", "jain"),
+        Col("Jain", "jain"),
         Col("worst Jain", "jain", extreme="min"), Col("utilisation", "utilization"),
         Col("retransmitted %", "retrans_rate", 2, 100),
         Col("queue delay ms", "qdelay_mean_ms", 1), Col("flent's ping ms", "ping_sICMP_ms", 1)],

@@ -132,27 +132,31 @@ PEERS_CUBIC_WHAT = (
     "screen's, per seed; bar: grid-200s's cubic-against-cubic self-harm there, + 0.1; "
     "bbr_a_fair's defaults; " + KERNELS)
 
-PEERS_BLOCKS = {
-    "peers-plain612": Table(PLAIN_SRC, ["point", "cc"], PLAIN_ROWS, [
-        *_plain_cols("Jain", "jain"), *_plain_cols("first cc's share %", "share0", 1, 100),
-        *_plain_cols("queue delay ms", "qdelay_mean_ms", 1),
-        *_plain_cols("retransmitted %", "retrans_rate", 2, 100)],
-        what="mean +- 95 % CI half-width over the seeds; the same tcp_bbr_a source on the "
+PLAIN_WHAT = ("mean +- 95 % CI half-width over the seeds; the same tcp_bbr_a source on the "
              "default UML 6.1 kernel and on the plain UML 6.12 one (BBR_A_UML_SERIES=6.12: "
              "Debian's 6.12.117 without the BBRv3 patch, its bbr BBRv1); own kind: two flows "
              "of one cc, one per RTT, 100 Mbit/s, 30 s measured from 5 s; against cubic: one "
              "flow of each cc (two of cubic), 20 ms, 100 Mbit/s, 200 s measured from 60 s; "
              "share: the first cc's of the two flows' throughput (- in own-kind runs); queue "
              "delay: the sampler's, which the CUBIC runs (--sample-ms 0, as peers-cubic's) "
-             "do not record (-)"),
+             "do not record (-)")
+
+PEERS_BLOCKS = {
+    "peers-plain612": Table(PLAIN_SRC, ["point", "cc"], PLAIN_ROWS, [
+        *_plain_cols("Jain", "jain"), *_plain_cols("first cc's share %", "share0", 1, 100)],
+        what=PLAIN_WHAT),
+    "peers-plain612-queue": Table(PLAIN_SRC, ["point", "cc"], PLAIN_ROWS, [
+        *_plain_cols("queue delay ms", "qdelay_mean_ms", 1),
+        *_plain_cols("retransmitted %", "retrans_rate", 2, 100)],
+        what=PLAIN_WHAT),
     "peers-own": Table(OWN, ["cc", "scenario"], [
         ([cc, label], {"src": src, "config": cfg, "scenario": s})
         for s, label in OWN_POINTS for cc, src, cfg in OWN_CCS], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
         Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; two flows of one cc, one per RTT, "
-             "100 Mbit/s, 30 s measured from 5 s; bbr_a_fair's defaults, bbr from the grid of "
-             "0.4.0; " + KERNELS,
+             "100 Mbit/s, 30 s measured from 5 s; bbr_a_fair's defaults, bbr (the kernel's) from "
+             "an earlier screen of the grid; " + KERNELS,
         seed_notes=False),
     "peers-wide": Table(WIDE, ["cc", "scenario"], [
         ([cc, label], {"src": src, "config": cfg, "scenario": s})

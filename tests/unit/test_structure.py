@@ -72,12 +72,6 @@ def test_shell_scripts_outside_tests_are_short():
 
 
 MAX_COLUMNS = 8
-# The tables over MAX_COLUMNS that remain, each named by its page and block: the list may
-# only shrink (evaluations.md's runs predate the current release; peers-plain612 sets two
-# kernels side by side).
-WIDE_TABLES = {("docs/evaluations.md", "eval-fct"), ("docs/evaluations.md", "eval-fct-grid"),
-               ("docs/evaluations.md", "eval-aqm"), ("docs/evaluations.md", "eval-loss"),
-               ("docs/evaluations.md", "eval-nup"), ("docs/peers.md", "peers-plain612")}
 
 
 def wide_tables(text, limit=MAX_COLUMNS):
@@ -105,4 +99,4 @@ def test_tables_have_at_most_eight_columns():
     for page in repo_files("README.md", "docs/*.md"):
         if page.count("/") <= 1:  # docs/notebook/ and the data's READMEs are not pages
             found |= {(page, b) for b in wide_tables((REPO / page).read_text())}
-    assert found <= WIDE_TABLES, f"tables over {MAX_COLUMNS} columns: {sorted(found - WIDE_TABLES)}"
+    assert not found, f"tables over {MAX_COLUMNS} columns: {sorted(found)}"
