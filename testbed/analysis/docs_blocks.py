@@ -310,6 +310,15 @@ EVQ_ROWS = [  # (file, point, cc): each shipped scenario file once on QEMU
     ("leave.ini", "cubic-leaves", "bbr_a_fair+cubic")]
 
 
+# the completion times of a train of short flows beside one 30 MB flow (fct-mixed.ini)
+FCT_COLS = (Col("100 KB p50 ms", "fct_100000_p50_ms", 0), Col("100 KB p95 ms", "fct_100000_p95_ms", 0),
+            Col("1 MB p50 ms", "fct_1000000_p50_ms", 0), Col("2 MB p50 ms", "fct_2000000_p50_ms", 0),
+            Col("short flows done", "fct_all_n", 1),
+            Col("30 MB flow FCT s", "finite_30000000_fct_s", 2))
+FCT_WHAT = (EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
+            "per size")
+
+
 def aqm_cols(*metrics):
     """Per rate phase (10, 20, 10 Mbit/s), each of metrics: (header, key, digits) of the
     bottleneck's queueing delay, the flow's smoothed RTT or its throughput."""
@@ -342,24 +351,14 @@ EVAL_BLOCKS = {
     "eval-fct": Table({"e": f"{EV}/fct/eval.csv"}, ["cc (every flow)", "point"], [
         ([cc, "20 Mbit/s, 1 BDP"], {"src": "e", "config": cc, "scenario": "r20-b1"})
         for cc in EV_CCS], [
-        Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
-        Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
-        Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
-        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2)],
-        what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
-             "per size"),
+        *FCT_COLS], what=FCT_WHAT),
     "eval-fct-grid": Table({"e": f"{EV}/fct-grid/eval.csv"}, ["point", "cc (every flow)"], [
         ([where, cc], {"src": "e", "config": cc, "scenario": pt})
         for pt, where in (("r20-b0.5", "20 Mbit/s, 0.5 BDP"), ("r20-b1", "20 Mbit/s, 1 BDP"),
                           ("r20-b2", "20 Mbit/s, 2 BDP"), ("r20-b8", "20 Mbit/s, 8 BDP"),
                           ("r5-b1", "5 Mbit/s, 1 BDP"), ("r70-b1", "70 Mbit/s, 1 BDP"))
         for cc in EV_CCS], [
-        Col("100 KB p50 ms", "fct_100000_p50_ms", 0),
-        Col("100 KB p95 ms", "fct_100000_p95_ms", 0), Col("1 MB p50 ms", "fct_1000000_p50_ms", 0),
-        Col("2 MB p50 ms", "fct_2000000_p50_ms", 0), Col("short flows done", "fct_all_n", 1),
-        Col("30 MB flow FCT s", "finite_30000000_fct_s", 2)],
-        what=EV_WHAT + " of each run's median (p50) or 95th percentile (p95) completion time "
-             "per size"),
+        *FCT_COLS], what=FCT_WHAT),
     "eval-aqm": aqm_table(("queue ms", "qdelay_mean_ms", 1), ("Mbit/s", "tput_mbps", 2)),
     "eval-aqm-srtt": aqm_table(("sRTT ms", "srtt_ms", 1)),
     "eval-loss": loss_table(worst=False),
