@@ -25,13 +25,13 @@ def paper_row(label, text):
     return tuple([label] + [text.get(cc, "-") for cc in TABLE_CCS])
 
 
-def screen_rows(sources, rows):
+def screen_rows(sources, rows, extra_cols=(), what=None):
     """A table like analyze.py --screen --markdown's: a row per (labels, sel), its runs,
-    Jain, utilisation, retransmitted %, the bottleneck's queue delay."""
+    Jain, utilisation, retransmitted %, the bottleneck's queue delay; then extra_cols."""
     return Table(sources, ["config", "scenario"], rows, [
-        Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
+        Col("runs", "runs"), Col("Jain", "jain"), *extra_cols, Col("utilisation", "utilization"),
         Col("retransmitted %", "retrans_rate", 2, 100), Col("queue delay ms", "qdelay_mean_ms", 1)],
-        seed_notes=False)
+        seed_notes=False, **({"what": what} if what else {}))
 
 
 WHERE = [("b5", "10 vs 50 ms, 5 BDP"), ("r100", "10 vs 100 ms, 5 BDP"),
@@ -95,8 +95,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
-V0260_DIR = f"{COEX}/v0260"  # 0.26.0's grids, whose packets 0.28.0 sends (docs/results.md)
-V0280_DIR = f"{COEX}/v0280"  # the current release's own-kind points (README.md, results.md)
+V0280_DIR = f"{COEX}/v0280"  # the current release's grids (README.md, results.md)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -176,11 +175,15 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
         {"p": f"{V0280_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0280_DIR}/own-30s/screen_runs.csv"},
+         "q": f"{V0280_DIR}/own-30s/screen_runs.csv",
+         "j": f"{V0280_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
-                                                        ("bbr_a_fair", "def", "q"))]),
+                                                        ("bbr_a_fair", "def", "q"))],
+        [Col("Jain, 10 seeds, starts within 1 s", "jain", src="j")],
+        what="mean +- 95 % CI half-width over the seeds (5; the starts-within-1 s column: 10 "
+             "seeds, each flow starting a random 0..1 s late, screen.sh --start-jitter 1)"),
     # docs/results.md: the current release's runs
     "results-own": Table({"p": f"{V0280_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
@@ -190,7 +193,7 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
              "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
-    "results-cubic": Table({"h": f"{V0260_DIR}/cubic/screen_runs.csv", **GRID200},
+    "results-cubic": Table({"h": f"{V0280_DIR}/cubic/screen_runs.csv", **GRID200},
                            ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
@@ -201,14 +204,14 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
-    "results-bbr": Table({"b": f"{V0260_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{V0280_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
         what="mean +- 95 % CI half-width over the seeds; one bbr_a_fair flow and one bbr flow, "
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
-    "results-wide": Table({"w": f"{V0260_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+    "results-wide": Table({"w": f"{V0280_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],
@@ -282,7 +285,7 @@ BLOCKS = {
         unit="timed runs"),
     # docs/results.md
     "results-convergence": Table(
-        {"f": f"{COEX}/convergence-v0270/windows.csv",
+        {"f": f"{COEX}/convergence-v0280/windows.csv",
          "w": f"{COEX}/convergence-v0230/windows.csv"}, ["window"], [
             ([f"{t0}..{t0 + 30} s"], {"t0_s": f"{float(t0)}"}) for t0 in range(0, 300, 30)],
         [Col(f"{label}, {slabel}", "share", 2, src=src, config=cfg, scenario=sc, part=part)

@@ -15,8 +15,7 @@ COEXIST_BDP = ("0.1", "1", "2", "4", "8", "16")
 COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
-# bbr_a_fair's (its defaults, config def: 0.28.0's own-kind runs, 0.26.0's wide and CUBIC
-# ones, whose packets 0.28.0 sends) and bbr's
+# bbr_a_fair's (its defaults, config def: the current release's runs) and bbr's
 COEX = "docs/results/coexistence-uml"
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
        "p": f"{COEX}/v0280/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
@@ -29,7 +28,7 @@ OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP")
 OWN_CCS = (("bbr_a_fair", "p", "def"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
 # the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
 # ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
-WIDE = {"w": f"{COEX}/v0260/wide-60s/screen_runs.csv",
+WIDE = {"w": f"{COEX}/v0280/wide-60s/screen_runs.csv",
         "m": "docs/results/paths-uml/hosts-v0280/screen_runs.csv",
         "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
 WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
@@ -37,7 +36,7 @@ WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"
                ("c4-b2", "10, 20, 50, 100 ms, 2 BDP"),
                ("m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP"))
 GRID200 = "docs/results/coexistence-uml/grid-200s/screen_runs.csv"
-CUBIC = {"p": f"{COEX}/v0260/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
+CUBIC = {"p": f"{COEX}/v0280/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
 CUBIC_POINTS = tuple((f"{p}{b}", rtt, b) for p, rtt in (("c", "20 ms"), ("d", "50 ms"))
                      for b in ("0.5", "1", "2", "5", "10", "20"))
 
@@ -170,7 +169,7 @@ PEERS_BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT class (ten at "
              "m10-b2), 100 Mbit/s, 60 s measured from 5 s (m10-b2: 90 s from 30 s); Jain over "
-             "every flow; bbr_a_fair's defaults (m10-b2: 0.28.0's runs of docs/paths.md's "
+             "every flow; bbr_a_fair's defaults (m10-b2: the runs of docs/paths.md's "
              "separate-host table, 3 seeds), bbr from the wide grid (its ten-flow runs, 40 s long, not "
              "shown); " + KERNELS, seed_notes=False),
     "peers-solo": Table(SOLO, ["RTT", "buffer, BDP"], [
@@ -220,8 +219,7 @@ PEERS_BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds, bbr3's 1..5, bbr_a_fair's 1..3; two "
              "flows of one cc, one at 10 ms and one at 50 ms, 100 Mbit/s, 60 s measured from "
              "20 s (testbed/scenarios/path-conditions.ini); queue: the sampler's mean queueing "
-             "delay; bbr_a_fair's runs are docs/paths.md's (0.26.0's, whose packets 0.28.0 "
-             "sends, on UML 6.1.192), bbr3's ran on the UML 6.12.117 kernel with the BBRv3 "
+             "delay; bbr_a_fair's runs are docs/paths.md's (on UML 6.1.192), bbr3's ran on the UML 6.12.117 kernel with the BBRv3 "
              "patch", seed_notes=False),
     "peers-coexist": Table(COEXIST, ["buffer, BDP"], [
         ([b], {"scenario": f"b{b}"}) for b in COEXIST_BDP], [
