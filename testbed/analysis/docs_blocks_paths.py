@@ -5,9 +5,10 @@ from .docs import Col, Table
 from .tables import values
 
 PATHS = "docs/results/paths-uml"
-ROUTE = {"v": f"{PATHS}/route-v0260", "n": f"{PATHS}/route", "o": f"{PATHS}/route-v0200"}
-SOLO = {"sv": f"{PATHS}/route-solo-v0260", "s": f"{PATHS}/route-solo",
-        "so": f"{PATHS}/route-solo-v0200"}
+# bbr_a_fair's runs on the current release (v, sv); the kernel's bbr and cubic, whose packets
+# the module does not change, from earlier screens (n, s)
+ROUTE = {"v": f"{PATHS}/route-v0280", "n": f"{PATHS}/route"}
+SOLO = {"sv": f"{PATHS}/route-solo-v0280", "s": f"{PATHS}/route-solo"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
 ROUTE_POINTS = (
@@ -17,11 +18,8 @@ ROUTE_POINTS = (
     ("up100", "short path 10 -> 110 ms"), ("static-110", "110 / 50 ms from the start"),
     ("all-up20", "both paths +20 ms"), ("static-30-70", "30 / 70 ms from the start"),
     ("down20", "short path 30 -> 10 ms"), ("static-10", "10 / 50 ms, no change"))
-# (header, source, config) of the columns: bbr_a_fair now (0.26.0) and before the rule that
-# tells a longer path from a queue (0.20.0), bbr, cubic
-ROUTE_CCS = (("bbr_a_fair 0.26.0", "v", "bbr_a_fair"),
-             ("bbr_a_fair 0.20.0", "o", "bbr_a_fair-0.20.0"),
-             ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
+# (header, source, config) of the columns: bbr_a_fair, bbr, cubic
+ROUTE_CCS = (("bbr_a_fair", "v", "bbr_a_fair"), ("bbr", "n", "bbr"), ("cubic", "n", "cubic"))
 ROUTE_WHAT = ("mean +- 95 % CI half-width over the seeds; 10 vs 50 ms, 100 Mbit/s, a 5 BDP "
               "buffer of the starting paths, the change at 20 s, measured over 50..119 s "
               "(from 30 s after the change); '-': not run")
@@ -32,7 +30,7 @@ def route_table(metric, digits, worst=False):
     worst, bbr_a_fair's worst run)."""
     cols = [Col(h, metric, digits, src=src, config=cfg) for h, src, cfg in ROUTE_CCS]
     if worst:
-        cols.insert(1, Col("bbr_a_fair 0.26.0, worst run", metric, digits, extreme="min", src="v",
+        cols.insert(1, Col("bbr_a_fair, worst run", metric, digits, extreme="min", src="v",
                            config="bbr_a_fair"))
     return Table(ROUTE, ["paths"], [([what], {"scenario": pt}) for pt, what in ROUTE_POINTS],
                  cols, what=ROUTE_WHAT)
@@ -46,7 +44,7 @@ HOSTS_CFGS = (("wall clock", "w", "bbr_a_fair"), ("own phase", "n", "bbr_a_fair-
 
 
 def hosts_table():
-    """A row per point, Jain and queue delay with the grid on the wall clock (0.28.0) and
+    """A row per point, Jain and queue delay with the grid on the wall clock (this release) and
     with each sender namespace on a phase of its own (commit 43a3dea4)."""
     cols = []
     for metric, name, digits in (("jain", "Jain", 3), ("qdelay_mean_ms", "queue ms", 1)):
@@ -54,7 +52,7 @@ def hosts_table():
                  for h, src, cfg in HOSTS_CFGS]
     return Table(HOSTS, ["point"], [([what], {"scenario": pt}) for pt, what in HOSTS_POINTS],
                  cols, what="mean +- 95 % CI half-width over the seeds; bbr_a_fair against its "
-                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: 0.28.0, its grid "
+                 "own kind, 100 Mbit/s, 90 s measured from 30 s; wall clock: this release, its grid "
                  "on the wall clock, "
                  "which hosts whose clocks agree share; own phase: each sender namespace's "
                  "grid on a phase of its own, as hosts whose clocks disagree by more than a "
@@ -78,7 +76,7 @@ def many_hosts_table():
 
 def route_loss_table():
     """The route change on a lossy link beside the same paths from the start."""
-    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0260"}, ["paths", "cc"], [
+    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0280"}, ["paths", "cc"], [
         ([what, cc], {"src": src, "scenario": pt, "config": cc})
         for pt, what in (("up15-loss", "10 -> 25 ms at 20 s"), ("static-25-loss", "25 / 50 ms from the start"))
         for cc, src in (("bbr_a_fair", "f"), ("bbr", "l"))],
@@ -89,9 +87,10 @@ def route_loss_table():
              "over 50..119 s")
 
 
-# bbr_a_fair's runs on the current release (o, y); the kernel's bbr and cubic, whose packets
-# a release of the module does not change, from the screens of earlier ones (c, x)
-COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0260",
+# bbr_a_fair's runs: on the current release against its own kind (o), and against cubic (y)
+# of an earlier build whose packets it sends (docs/paths.md); the kernel's bbr and cubic,
+# whose packets the module does not change, from earlier screens (c, x)
+COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0280",
         "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0260"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
@@ -213,12 +212,10 @@ PATHS_BLOCKS = {
     "paths-route-solo": Table(SOLO, ["path"], [
         ([what], {"scenario": pt}) for pt, what in (("up20", "20 -> 40 ms at 20 s"),
                                                    ("static-40", "40 ms from the start"))],
-        [Col("bbr_a_fair 0.26.0: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
+        [Col("bbr_a_fair: queue delay ms", "qdelay_mean_ms", 1, src="sv", config="bbr_a_fair")] +
         [Col(f"{cc}: queue delay ms", "qdelay_mean_ms", 1, src="s", config=cc)
          for cc in ("bbr", "cubic")] +
-        [Col("bbr_a_fair 0.20.0: queue delay ms", "qdelay_mean_ms", 1, src="so",
-             config="bbr_a_fair-0.20.0"),
-         Col("bbr_a_fair 0.26.0: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
+        [Col("bbr_a_fair: utilisation", "utilization", 3, src="sv", config="bbr_a_fair")],
         what="mean +- 95 % CI half-width over the seeds; one flow, 50 Mbit/s, a buffer of 4 "
              "BDP of 20 ms, measured over 50..119 s"),
 }
