@@ -31,8 +31,11 @@ def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
                for r in rows)
     s = analysis.ack_cost_summary(rows)
     assert list(s["ratio"]) == ["bbr_mod", "bbr_a_fair", "bbr_mod#2", "bbr"]
-    # bbr_a_fair does more per ACK than bbr and the model less than either
-    assert s["net"]["bbr_mod"] > 0 and s["net"]["bbr_a_fair"] > s["net"]["bbr_mod"]
+    # bbr_a_fair does more per ACK than bbr and the model less than either: than the
+    # quicker of bbr's two columns, as a run preempted by the host's other work only ever
+    # takes longer (a host busy with two guests beside CI once slowed the first one's)
+    quicker = min(s["net"]["bbr_mod"], s["net"]["bbr_mod#2"])
+    assert quicker > 0 and s["net"]["bbr_a_fair"] > quicker
 
 
 def test_the_ack_bench_refuses_a_bad_list_before_anything_starts():
