@@ -5,14 +5,10 @@ provenance files (docs/results/) name the releases their runs are of."""
 import re
 from pathlib import Path
 
+from test_packaging import dkms_conf
+
 REPO = Path(__file__).resolve().parents[2]
 RELEASE = re.compile(r"(?<![\d.])[01]\.\d{1,2}\.\d{1,3}(?![.\d])")
-
-
-def current():
-    text = (REPO / "dkms.conf").read_text()
-    return re.search(r'^PACKAGE_VERSION="?([0-9.]+)"?$', text, re.M).group(1)
-
 
 # tools whose versions look like a release: the word before the number names them
 TOOLS = ("sparse",)
@@ -25,7 +21,7 @@ def other_releases(text, now):
 
 
 def test_the_guide_names_only_the_current_release():
-    now = current()
+    now = dkms_conf()["version"]
     found = {p.relative_to(REPO).as_posix(): other_releases(p.read_text(), now)
              for p in [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))}
     found = {k: v for k, v in found.items() if v}
