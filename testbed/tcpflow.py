@@ -303,8 +303,9 @@ def run_sink(args, sink=None):
     serve(args.bind, args.port, args.streams, handle)
 
 
-def end_and_read_reply(sock):
-    """Half-close sock, read the peer's reply to its end, close sock; the reply's bytes."""
+def end_and_read_reply(sock, close=True):
+    """Half-close sock, read the peer's reply to its end, close sock unless told not to; the
+    reply's bytes."""
     sock.shutdown(socket.SHUT_WR)
     reply = b""
     while True:
@@ -312,7 +313,8 @@ def end_and_read_reply(sock):
         if not chunk:
             break
         reply += chunk
-    sock.close()
+    if close:
+        sock.close()
     return reply
 
 
@@ -389,6 +391,29 @@ def connect(host, port):
         return None, f"{e.strerror or e} after {time.monotonic() - t:.1f} s"
 
 
+def start_writers(streams, interval, write=None):
+    """A writer thread per connected stream, write(st, ticker, stop) (default bulk_one),
+    started, and the Ticker that takes their intervals; returns (cc, mss, ticker, threads,
+    errors), errors filling with the writers' OSErrors."""
+    write = write or bulk_one
+    first = streams[0]["sock"]
+    cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
+    mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
+    ticker, errors = Ticker(time.monotonic(), interval), []
+    for st in streams:
+        st["index"] = ticker.add_stream()
+
+    def one(st):
+        try:
+            write(st, ticker, ticker.done)
+        except OSError as e:
+            errors.append(e)
+    threads = [threading.Thread(target=one, args=(st,)) for st in streams]
+    for th in threads:
+        th.start()
+    return cc, mss, ticker, threads, errors
+
+
 def run_bulk(args):
     """The streams, connected one after another (a stream the network never lets connect is
     reported, on stderr and in start.not_connected, and left out), then all sending."""
@@ -406,21 +431,7 @@ def run_bulk(args):
         return {"start": {"connected": [], "not_connected": lost, "tool": "tcpflow.py bulk"},
                 "intervals": [], "end": {"streams": [], "sum_sent": {"bytes": 0, "retransmits": 0},
                                          "sum_received": {"bytes": 0}}}
-    first = streams[0]["sock"]
-    cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
-    mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
-    ticker, errors = Ticker(time.monotonic(), args.interval), []
-    for st in streams:
-        st["index"] = ticker.add_stream()
-
-    def one(st):
-        try:
-            bulk_one(st, ticker, ticker.done)
-        except OSError as e:
-            errors.append(e)
-    threads = [threading.Thread(target=one, args=(st,)) for st in streams]
-    for th in threads:
-        th.start()
+    cc, mss, ticker, threads, errors = start_writers(streams, args.interval)
     ticker.tick(until=args.time)  # sets done at t0 + time: the writers stop
     for th in threads:
         th.join()
@@ -432,10 +443,34 @@ def run_bulk(args):
     return out
 
 
-def check_args(ap, args):
-    """Range checks; ap.error (exit 2) on a bad value."""
+def write_json(result, path):
+    """The result as indented JSON, to the file path or, if None, to stdout."""
+    text = json.dumps(result, indent=1) + "\n"
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def check_common(ap, args, timed):
+    """The range checks the roles here and in tcpflow_fct.py share: --port; --streams and
+    --interval of sink and bulk; --time of the roles in timed. ap.error (exit 2) on a bad
+    value."""
     if not 0 < args.port < 65536:
         ap.error("--port must be 1..65535")
+    if args.role in ("sink", "bulk"):
+        if not 1 <= args.streams <= 128:
+            ap.error("--streams must be 1..128")
+        if not 0.1 <= args.interval <= 60:
+            ap.error("--interval must be 0.1..60 seconds")
+    if args.role in timed and not 0 < args.time <= 1e6:
+        ap.error("--time must be > 0 seconds")
+
+
+def check_args(ap, args):
+    """Range checks; ap.error (exit 2) on a bad value."""
+    check_common(ap, args, ("bulk",))
     if args.role == "server" and args.count < 1:
         ap.error("--count must be at least 1")
     if args.role == "client":
@@ -445,21 +480,26 @@ def check_args(ap, args):
             ap.error(str(e))
         if args.sample_ms < 0:
             ap.error("--sample-ms must be >= 0")
-    if args.role in ("sink", "bulk"):
-        if not 1 <= args.streams <= 128:
-            ap.error("--streams must be 1..128")
-        if not 0.1 <= args.interval <= 60:
-            ap.error("--interval must be 0.1..60 seconds")
-    if args.role == "bulk" and not 0 < args.time <= 1e6:
-        ap.error("--time must be > 0 seconds")
+
+
+def role_parser(prog, doc):
+    """A parser whose first word is the role, described by doc's first paragraph; returns it
+    and its subparsers."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    return ap, ap.add_subparsers(dest="role", required=True)
+
+
+def listen_parser(sub, role, text):
+    """The subparser of a role that listens: --port, --bind."""
+    p = sub.add_parser(role, help=text)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--bind", default="0.0.0.0")
+    return p
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="tcpflow.py", description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="role", required=True)
-    srv = sub.add_parser("server", help="accept connections and discard their data")
-    srv.add_argument("--port", type=int, required=True)
-    srv.add_argument("--bind", default="0.0.0.0")
+    ap, sub = role_parser("tcpflow.py", __doc__)
+    srv = listen_parser(sub, "server", "accept connections and discard their data")
     srv.add_argument("--count", type=int, default=1, help="connections to serve (default 1)")
     cli = sub.add_parser("client", help="send according to a plan, sampling tcp_info")
     cli.add_argument("--host", required=True)
@@ -468,9 +508,7 @@ def main(argv=None):
     cli.add_argument("--plan", default="send:10", help="send:S and idle:S items (default send:10)")
     cli.add_argument("--sample-ms", type=float, default=100.0, help="0: no samples (default 100)")
     cli.add_argument("--out", help="JSON result file (default stdout)")
-    snk = sub.add_parser("sink", help="count what N connections deliver per interval")
-    snk.add_argument("--port", type=int, required=True)
-    snk.add_argument("--bind", default="0.0.0.0")
+    snk = listen_parser(sub, "sink", "count what N connections deliver per interval")
     blk = sub.add_parser("bulk", help="send on N connections for S seconds; iperf3 JSON")
     blk.add_argument("--host", required=True)
     blk.add_argument("--port", type=int, required=True)
@@ -492,12 +530,7 @@ def main(argv=None):
     except OSError as e:
         print(f"tcpflow.py: error: {e}", file=sys.stderr)
         return 1
-    text = json.dumps(result, indent=1) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_json(result, args.out)
     return 0
 
 

@@ -27,7 +27,6 @@ so even a larger tcpflow.py moved every bulk run's flows (measured: the default 
 changed from the first ss sample on). Finite flows therefore live here, and tcpflow.py, which
 runs every other flow, stays the program those runs were made with.
 """
-import argparse
 import json
 import socket
 import sys
@@ -35,7 +34,7 @@ import threading
 import time
 
 import tcpflow
-from tcpflow import CHUNK, READ, TCP_CONGESTION, TCP_INFO, Ticker, decode_tcp_info
+from tcpflow import CHUNK, READ, TCP_CONGESTION, TCP_INFO, decode_tcp_info
 
 
 def boottime():
@@ -143,21 +142,8 @@ def run_bulk(args):
         streams.append({"sock": sock, "socket": sock.fileno(), "local_host": lh,
                         "local_port": lp, "remote_host": rh, "remote_port": rp,
                         "limit": args.bytes, "began": began})
-    first = streams[0]["sock"]
-    cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
-    mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
-    ticker, errors = Ticker(time.monotonic(), args.interval), []
-    for st in streams:
-        st["index"] = ticker.add_stream()
-
-    def one(st):
-        try:
-            bulk_one(st, ticker, ticker.done)
-        except OSError as e:
-            errors.append(e)
-    threads = [threading.Thread(target=one, args=(st,)) for st in streams]
-    for th in threads:
-        th.start()
+    cc, mss, ticker, threads, errors = tcpflow.start_writers(streams, args.interval,
+                                                                   bulk_one)
 
     def watch():  # the ticker stops when the last connection has ended
         for th in threads:
@@ -190,13 +176,7 @@ def run_train(args):
         sent = 0
         while sent < size:
             sent += sock.send(buf[:min(CHUNK, size - sent)])
-        sock.shutdown(socket.SHUT_WR)
-        reply = b""
-        while True:
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                break
-            reply += chunk
+        reply = tcpflow.end_and_read_reply(sock, close=False)
         retrans = decode_tcp_info(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 256))["total_retrans"]
         port = sock.getsockname()[1]
         sock.close()
@@ -219,11 +199,8 @@ def run_train(args):
 
 def parser():
     """The command line: the sink, bulk and train roles and their options."""
-    ap = argparse.ArgumentParser(prog="tcpflow_fct.py", description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="role", required=True)
-    snk = sub.add_parser("sink", help="count what finite connections deliver")
-    snk.add_argument("--port", type=int, required=True)
-    snk.add_argument("--bind", default="0.0.0.0")
+    ap, sub = tcpflow.role_parser("tcpflow_fct.py", __doc__)
+    snk = tcpflow.listen_parser(sub, "sink", "count what finite connections deliver")
     snk.add_argument("--streams", type=int, default=1, help="connections, 1..128 (default 1)")
     snk.add_argument("--interval", type=float, default=1.0, help="report interval (default 1)")
     mode = snk.add_mutually_exclusive_group(required=True)
@@ -253,23 +230,16 @@ def parser():
 def main(argv=None):
     ap = parser()
     args = ap.parse_args(argv)
-    if not 0 < args.port < 65536:
-        ap.error("--port must be 1..65535")
-    if args.role in ("sink", "bulk") and not 1 <= args.streams <= 128:
-        ap.error("--streams must be 1..128")
-    if args.role in ("sink", "bulk") and not 0.1 <= args.interval <= 60:
-        ap.error("--interval must be 0.1..60 seconds")
-    if args.role in ("bulk", "train") and not 0 < args.time <= 1e6:
-        ap.error("--time must be > 0 seconds")
+    tcpflow.check_common(ap, args, ("bulk", "train"))
     if args.role == "bulk" and args.bytes < 1:
         ap.error("--bytes must be at least 1")
     if args.role == "train":
+        if not 0 <= args.gap <= 60:
+            ap.error("--gap must be 0..60 seconds")
         try:
             parse_sizes(args.sizes)
         except ValueError as e:
             ap.error(str(e))
-        if not 0 <= args.gap <= 60:
-            ap.error("--gap must be 0..60 seconds")
     try:
         if args.role == "sink":
             (run_train_sink if args.train else run_fct_sink)(args)
@@ -278,12 +248,7 @@ def main(argv=None):
     except OSError as e:
         print(f"tcpflow_fct.py: error: {e}", file=sys.stderr)
         return 1
-    text = json.dumps(result, indent=1) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    tcpflow.write_json(result, args.out)
     return 0
 
 

@@ -109,32 +109,35 @@ RESULTS_WIDE = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP
 FIGS = (4, 5, 6, 7, 8)
 CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv",
           "f": "docs/results/client-uml/summary-tcpflow-1770b9c.json"}
+
+
+def _client(receiver, src, selection, *ccs, label=None):
+    """CLIENT_ROWS' rows of one receiver: a row per cc, of runs set selection of CLIENT[src]
+    (None: every run of that cc); label names the cc in the table if not the cc itself."""
+    sel = {"src": src} if selection is None else {"src": src, "set": selection}
+    return [(receiver, label or cc, {**sel, "cc": cc}) for cc in ccs]
+
+
+def _keyed_rows(src, key, pairs):
+    """A table's rows from (value, label) pairs: each labelled row selects the runs of source
+    src whose column key holds value."""
+    return [([label], {"src": src, key: value}) for value, label in pairs]
+
+
+W16, W64 = "MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "woken per 64 KB (a086e61)"
 CLIENT_ROWS = [  # (receiver, cc, selection) of the default scenario, 30 s, 5 seeds (3 late50)
-    *(("per packet, live trace reader (1770b9c)", cc, {"src": "f", "cc": cc})
-      for cc in ("bbr", "bbr_a", "bbr_a_fair")),
-    ("per packet (ca51776's testbed)", "bbr", {"src": "c", "set": "G-perpacket", "cc": "bbr"}),
-    ("per packet (ca51776's testbed)", "bbr_a", {"src": "c", "set": "G-perpacket", "cc": "bbr_a"}),
-    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr",
-     {"src": "c", "set": "I-waitall16k", "cc": "bbr"}),
-    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr beside bbr_a",
-     {"src": "c", "set": "I-waitall16k-with-bbr_a", "cc": "bbr"}),
-    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr_a",
-     {"src": "c", "set": "I-waitall16k", "cc": "bbr_a"}),
-    ("MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "bbr_a_fair",
-     {"src": "c", "set": "I-waitall16k", "cc": "bbr_a_fair"}),
-    ("woken per 64 KB (SO_RCVLOWAT on ca51776's testbed)", "bbr_a",
-     {"src": "c", "set": "H-rcvlowat64k", "cc": "bbr_a"}),
-    ("tcpflow.py at e9f5123", "bbr", {"src": "r", "set": "tcpflow", "cc": "bbr"}),
-    ("tcpflow.py at e9f5123", "bbr_a_fair", {"src": "r", "set": "tcpflow", "cc": "bbr_a_fair"}),
-    ("tcpflow.py at e9f5123, the 50 ms flow 0.1 s late", "bbr",
-     {"src": "r", "set": "tcpflow-late50", "cc": "bbr"}),
-    ("woken per 64 KB (a086e61)", "bbr", {"src": "r", "set": "tcpflow-a086e61", "cc": "bbr"}),
-    ("woken per 64 KB (a086e61)", "bbr_a_fair",
-     {"src": "r", "set": "tcpflow-a086e61", "cc": "bbr_a_fair"}),
-    ("woken per 64 KB (a086e61), the 50 ms flow 0.1 s late", "bbr",
-     {"src": "r", "set": "tcpflow-a086e61-late50", "cc": "bbr"}),
-    ("iperf3 3.12 (e9f5123)", "bbr", {"src": "r", "set": "iperf3", "cc": "bbr"}),
-    ("iperf3 3.12 (e9f5123)", "bbr_a_fair", {"src": "r", "set": "iperf3", "cc": "bbr_a_fair"}),
+    *_client("per packet, live trace reader (1770b9c)", "f", None, "bbr", "bbr_a", "bbr_a_fair"),
+    *_client("per packet (ca51776's testbed)", "c", "G-perpacket", "bbr", "bbr_a"),
+    *_client(W16, "c", "I-waitall16k", "bbr"),
+    *_client(W16, "c", "I-waitall16k-with-bbr_a", "bbr", label="bbr beside bbr_a"),
+    *_client(W16, "c", "I-waitall16k", "bbr_a", "bbr_a_fair"),
+    *_client("woken per 64 KB (SO_RCVLOWAT on ca51776's testbed)", "c", "H-rcvlowat64k",
+             "bbr_a"),
+    *_client("tcpflow.py at e9f5123", "r", "tcpflow", "bbr", "bbr_a_fair"),
+    *_client("tcpflow.py at e9f5123, the 50 ms flow 0.1 s late", "r", "tcpflow-late50", "bbr"),
+    *_client(W64, "r", "tcpflow-a086e61", "bbr", "bbr_a_fair"),
+    *_client(f"{W64}, the 50 ms flow 0.1 s late", "r", "tcpflow-a086e61-late50", "bbr"),
+    *_client("iperf3 3.12 (e9f5123)", "r", "iperf3", "bbr", "bbr_a_fair"),
 ]
 
 COST = "docs/results/cost-per-ack-uml/cost.csv"
@@ -271,8 +274,7 @@ BLOCKS = {
         what="CPU seconds of the whole UML guest per GB sent (median, min .. max over the "
              "runs); the ratio's mean +- 95 % CI half-width and range over the pairs; "
              "scripts/bench_cost.sh, analyze.py --cost", seed_notes=False),
-    "ack-cost": Table({"a": ACK_COST}, ["cc"], [([name], {"src": "a", "row": label})
-                                                for label, name in ACK_COST_ROWS], [
+    "ack-cost": Table({"a": ACK_COST}, ["cc"], _keyed_rows("a", "row", ACK_COST_ROWS), [
         Col("ns per ACK: 10th percentile (min .. median)", text=_ack_cost("ns")),
         Col("ns per ACK less the ACK model's", text=_ack_cost("net")),
         Col("over bbr's [95 % interval]", text=_ack_cost("ratio"))],
@@ -482,15 +484,12 @@ def _field(fmt):
 
 STRESS_BLOCKS = {
     # README.md
-    "stress-runs": Table(STRESS, ["run"], [([label], {"src": "s", "run": run})
-                                           for run, label in STRESS_RUNS], [
-        Col("sanitizers", fn=_field("{sanitizers}")),
-        Col("cases (failed)", fn=_field("{cases} ({cases_failed})")),
-        Col("flows (failed)", fn=_field("{flows} ({flows_failed})")),
-        Col("bytes delivered intact", fn=_field("{bytes}")),
-        Col("findings", fn=_field("{findings}")),
-        Col("kmemleak suspects, no module frame", fn=_field("{kmemleak_other}")),
-        Col("unload", fn=_field("{unload}"))],
+    "stress-runs": Table(STRESS, ["run"], _keyed_rows("s", "run", STRESS_RUNS), [
+        Col(head, fn=_field(fmt)) for head, fmt in (
+            ("sanitizers", "{sanitizers}"), ("cases (failed)", "{cases} ({cases_failed})"),
+            ("flows (failed)", "{flows} ({flows_failed})"), ("bytes delivered intact", "{bytes}"),
+            ("findings", "{findings}"),
+            ("kmemleak suspects, no module frame", "{kmemleak_other}"), ("unload", "{unload}"))],
         what="one run of tests/stress.sh each (`testbed/analyze.py --stress-csv` of its "
              "summary.json, committed beside); findings: kernel-log reports and kmemleak "
              "objects with a tcp_bbr_a frame; the kernel, guest and wall times are in "
