@@ -373,10 +373,10 @@ def test_delay_throughput_joins_screens_each_narrowed_to_its_ccs(tmp_path):
     from testbed.analysis.figures.cellular import delay_points, joined_runs
     from testbed.analysis.tables import load_runs
     old = REPO / "docs" / "results" / "paths-uml" / "cellular"
-    new = REPO / "docs" / "results" / "paths-uml" / "cellular-v0270"
+    new = REPO / "docs" / "results" / "paths-uml" / "cellular-v0280"
     runs = joined_runs(f"{old}@bbr,cubic+{new}")
     fair = [r for r in runs if r["cc"] == "bbr_a_fair"]
-    assert fair and all(r["module_version"] == "0.27.0" for r in fair)
+    assert fair and all(r["module_version"] == "0.28.0" for r in fair)
     assert len(fair) == len([r for r in load_runs(str(new)) if r["cc"] == "bbr_a_fair"])
     assert {r["cc"] for r in runs} == {"bbr", "cubic", "bbr_a_fair"}
     pts = delay_points(runs)["verizon"]
