@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib/common.sh"
 usage() {
 	cat <<EOF
 Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
-             [--cflags FLAGS] [--module-param NAME=VALUE]... [--out CSV]
+             [--cflags FLAGS] [--layouts N] [--module-param NAME=VALUE]... [--out CSV]
   --ccs LIST     congestion controls, comma-separated, at most 4 (default
                  bbr_mod,bbr_a,bbr_a_fair); the first is the reference; a name given twice
                  is an A/A check; bbr_mod is the kernel's bbr built as a module here, bbr
@@ -26,14 +26,19 @@ Usage: $PROG [--ccs LIST] [--acks N] [--reps N] [--rate MBPS] [--rtt MS]
   --reps N       timed runs of each (default 301)
   --rate MBPS    the ACK model's link rate (default 100)
   --rtt MS       the ACK model's path RTT (default 20)
+  --layouts N    build and time both modules N times (1..16, default 1), layout L with
+                 both modules' code moved by L x 40 bytes (a padding object linked first):
+                 how far code layout alone moves the ratios, which one build's A/A check
+                 does not show; each layout's runs are timed in a guest of their own
   --module-param NAME=VALUE   tcp_bbr_a's parameter, e.g. adaptive=0 (repeatable)
   --out CSV      write the rows here (default: stdout)
 Each row: cc, rep, ns, acks, module_params, rate_mbps, rtt_ms, commit, kernel,
-module_version, cflags; cc '-' is the ACK model alone.
+module_version, cflags, layout; cc '-' is the ACK model alone.
 EOF
 }
 
 CCS=bbr_mod,bbr_a,bbr_a_fair CFLAGS=-O2 ACKS=20000 REPS=301 RATE=100 RTT=20 OUT='' PARAMS=()
+LAYOUTS=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -46,6 +51,7 @@ while [[ $# -gt 0 ]]; do
 	--rtt) [[ ${2-} =~ ^[1-9][0-9]{0,3}$ ]] || bad "--rtt needs whole ms"; RTT=$2; shift 2 ;;
 	--cflags) [[ ${2-} =~ ^-[A-Za-z0-9=_.-]+( -[A-Za-z0-9=_.-]+)*$ ]] || bad "--cflags needs compiler options, e.g. -O2"; CFLAGS=$2; shift 2 ;;
 	--module-param) [[ ${2-} =~ ^[a-z_0-9]+=[0-9]+$ ]] || bad "--module-param needs NAME=VALUE"; PARAMS+=("$2"); shift 2 ;;
+	--layouts) [[ ${2-} =~ ^([1-9]|1[0-6])$ ]] || bad "--layouts needs 1..16"; LAYOUTS=$2; shift 2 ;;
 	--out) [[ -n ${2-} ]] || bad "--out needs a file"; OUT=$2; shift 2 ;;
 	*) bad "unknown argument '$1'" ;;
 	esac
@@ -68,42 +74,64 @@ if [[ ! -s $bdir/ack_bench.ko ]]; then
 	make -C "$kdir" ARCH=um M="$bdir" modules >"$bdir/build.log" 2>&1 ||
 		die "cannot build ack_bench.ko: see $bdir/build.log"
 fi
-# the two modules timed, with the same flags, keyed by their sources and the flags
+# the two modules timed, built with the same flags into $mdir, keyed by their sources, the
+# flags and the layout (layout 0: no padding, the key it always had)
 mods=(Kbuild Makefile dkms.conf bbr_a_core.c include algos)
-key=$( (cd "$REPO" && find "${mods[@]}" -type f -print0 | sort -z | xargs -0 cat) |
-	cat - "$kdir/net/ipv4/tcp_bbr.c" <(echo "$CFLAGS") | sha256sum | cut -c1-12)
-mdir=$CACHE/ack_bench/$kernel-mods-$key
-if [[ ! -s $mdir/bbr_a/tcp_bbr_a.ko || ! -s $mdir/bbr_mod/tcp_bbr_mod.ko ]]; then
+build_modules() {
+	local pad=$(($1 * 40)) key
+	key=$( (cd "$REPO" && find "${mods[@]}" -type f -print0 | sort -z | xargs -0 cat) |
+		cat - "$kdir/net/ipv4/tcp_bbr.c" <(echo "$CFLAGS") <(((pad)) && echo "pad $pad") |
+		sha256sum | cut -c1-12)
+	mdir=$CACHE/ack_bench/$kernel-mods-$key
+	[[ -s $mdir/bbr_a/tcp_bbr_a.ko && -s $mdir/bbr_mod/tcp_bbr_mod.ko ]] && return
 	rm -rf "$mdir"
 	mkdir -p "$mdir/bbr_a" "$mdir/bbr_mod"
 	(cd "$REPO" && cp -r "${mods[@]}" "$mdir/bbr_a/")
-	sed 's/^\(\t\.name\t*= \)"bbr",$/\1"bbr_mod",/' "$kdir/net/ipv4/tcp_bbr.c" \
-		>"$mdir/bbr_mod/tcp_bbr_mod.c"
-	grep -q '"bbr_mod",' "$mdir/bbr_mod/tcp_bbr_mod.c" ||
+	local src=tcp_bbr_mod.c
+	((pad)) && src=bbr_mod_src.c
+	sed 's/^\(\t\.name\t*= \)"bbr",$/\1"bbr_mod",/' "$kdir/net/ipv4/tcp_bbr.c" >"$mdir/bbr_mod/$src"
+	grep -q '"bbr_mod",' "$mdir/bbr_mod/$src" ||
 		die "cannot rename the kernel's bbr in $kdir/net/ipv4/tcp_bbr.c"
 	echo 'obj-m := tcp_bbr_mod.o' >"$mdir/bbr_mod/Kbuild"
+	if ((pad)); then
+		# linked first, the padding moves every function of the module by pad bytes
+		for m in bbr_a bbr_mod; do
+			printf '// SPDX-License-Identifier: GPL-2.0\nasm(".pushsection .text\\n.skip %d, 0xcc\\n.popsection");\n' \
+				"$pad" >"$mdir/$m/bench_pad.c"
+		done
+		echo 'tcp_bbr_mod-y := bench_pad.o bbr_mod_src.o' >>"$mdir/bbr_mod/Kbuild"
+		sed -i 's/^tcp_bbr_a-y := /tcp_bbr_a-y := bench_pad.o /' "$mdir/bbr_a/Kbuild"
+		grep -q '^tcp_bbr_a-y := bench_pad.o ' "$mdir/bbr_a/Kbuild" ||
+			die "cannot put the padding first in $mdir/bbr_a/Kbuild"
+	fi
 	for m in bbr_a bbr_mod; do
 		make -C "$kdir" ARCH=um M="$mdir/$m" KCFLAGS="$CFLAGS" modules \
 			>"$mdir/$m.log" 2>&1 || die "cannot build $m with $CFLAGS: see $mdir/$m.log"
 	done
-fi
+}
 tmp=$(mktemp -d)
 trap 'stop_child; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 bench="ccs=$CCS acks=$ACKS reps=$REPS rate_mbps=$RATE rtt_us=$((RTT * 1000))"
-run_child "$REPO/scripts/uml.sh" run --real-time --timeout 1800 --ko "$mdir/bbr_a/tcp_bbr_a.ko" \
-	--file "$bdir/ack_bench.ko" --file "$mdir/bbr_mod/tcp_bbr_mod.ko" \
-	--out "$tmp/out" -- sh scripts/uml/ack-bench.sh "'$bench'" "${PARAMS[@]}" >"$tmp/log" 2>&1 ||
-	die "the guest failed: $(tail -n 3 "$tmp/log")"
-n=$(grep -c '^ack_bench ' "$tmp/out/bench.txt" || true)
 commas=${CCS//[^,]/}
 want=$(((${#commas} + 2) * REPS))
-[[ $n -eq $want ]] || die "the guest reported $n runs of $want: $(grep -v '^ack_bench ' "$tmp/out/bench.txt" | tail -n 3)"
-{
-	echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version,cflags"
+echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version,cflags,layout" \
+	>"$tmp/rows.csv"
+for ((layout = 0; layout < LAYOUTS; layout++)); do
+	build_modules "$layout"
+	rm -rf "$tmp/out"
+	run_child "$REPO/scripts/uml.sh" run --real-time --timeout 1800 \
+		--ko "$mdir/bbr_a/tcp_bbr_a.ko" --file "$bdir/ack_bench.ko" \
+		--file "$mdir/bbr_mod/tcp_bbr_mod.ko" --out "$tmp/out" \
+		-- sh scripts/uml/ack-bench.sh "'$bench'" "${PARAMS[@]}" >"$tmp/log" 2>&1 ||
+		die "the guest failed (layout $layout): $(tail -n 3 "$tmp/log")"
+	n=$(grep -c '^ack_bench ' "$tmp/out/bench.txt" || true)
+	[[ $n -eq $want ]] ||
+		die "the guest reported $n runs of $want (layout $layout): $(grep -v '^ack_bench ' "$tmp/out/bench.txt" | tail -n 3)"
 	awk -v p="${PARAMS[*]}" -v r="$RATE" -v t="$RTT" -v c="$commit" -v k="$kernel" -v m="$version" \
-		-v f="$CFLAGS" '$1 == "ack_bench" {
-			print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m "," f }' \
-		"$tmp/out/bench.txt"
-} >"$tmp/rows.csv"
+		-v f="$CFLAGS" -v l="$layout" '$1 == "ack_bench" {
+			print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m "," f "," l }' \
+		"$tmp/out/bench.txt" >>"$tmp/rows.csv"
+done
+n=$((LAYOUTS * want))
 if [[ -n $OUT ]]; then cp "$tmp/rows.csv" "$OUT"; log "wrote $OUT ($n runs)"; else cat "$tmp/rows.csv"; fi

@@ -49,7 +49,26 @@ def ack_cost_summary(rows, q=0.1, resamples=2000):
     quantile, median), the same less the ACK model's (cc '-'), and each cc's net cost over the
     first cc's, with a 95 % bootstrap interval over the runs. The low quantile rather than the
     mean: a run that the host preempted only ever takes longer. A name given twice is labelled
-    NAME#2 (an A/A check: its ratio says what the method resolves)."""
+    NAME#2 (an A/A check: its ratio says what the method resolves within one build).
+
+    Rows of several code layouts (bench_ack.sh --layouts; rows without the column are layout
+    0): the above is layout 0's, "layouts" counts them, and "ratio_layouts" gives each cc's
+    point ratio over the layouts as [min, median, max], which the A/A check does not show."""
+    layouts = {}
+    for r in rows:
+        layouts.setdefault(int(r.get("layout") or 0), []).append(r)
+    out = _ack_cost_layout(layouts[min(layouts)], q, resamples)
+    out["layouts"] = len(layouts)
+    if len(layouts) > 1:
+        per = [_ack_cost_layout(layouts[k], q, resamples)["ratio"] for k in sorted(layouts)]
+        out["ratio_layouts"] = {
+            k: [min(x), round(statistics.median(x), 4), max(x)]
+            for k in out["ratio"] for x in [[p[k][0] for p in per if k in p]]}
+    return out
+
+
+def _ack_cost_layout(rows, q, resamples):
+    """ack_cost_summary of one layout's rows."""
     import random
     runs, order = {}, []
     for r in rows:

@@ -38,6 +38,24 @@ def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
     assert quicker > 0 and s["net"]["bbr_a_fair"] > quicker
 
 
+def test_the_ack_bench_moves_both_modules_code_in_each_further_layout(uml_kernel, tmp_path):
+    """--layouts 2: a second pair of builds with a padding object linked first, its runs
+    timed in a guest of their own; the summary gives each cc's ratio over both layouts."""
+    out = tmp_path / "ack.csv"
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr_mod,bbr_a",
+                        "--reps", "5", "--acks", "2000", "--layouts", "2", "--out", str(out)],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-2000:]
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 2 * 3 * 5
+    assert sorted({r["layout"] for r in rows}) == ["0", "1"]
+    s = analysis.ack_cost_summary(rows)
+    assert s["layouts"] == 2 and list(s["ratio_layouts"]) == ["bbr_mod", "bbr_a"]
+    p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--layouts", "17"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--layouts needs 1..16" in p.stderr
+
+
 def test_the_ack_bench_refuses_a_bad_list_before_anything_starts():
     p = subprocess.run([str(REPO / "scripts" / "bench_ack.sh"), "--ccs", "bbr,,cubic"],
                        capture_output=True, text=True, timeout=60)

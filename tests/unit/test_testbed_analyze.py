@@ -489,6 +489,26 @@ def test_ack_cost_takes_the_low_quantile_less_the_model_and_labels_a_repeat():
         analyze.ack_cost_summary([r for r in rows if int(r["rep"]) < 3])
 
 
+def test_ack_cost_of_several_layouts_gives_each_ccs_ratio_over_them():
+    """Rows of bench_ack.sh --layouts: the summary is layout 0's, and ratio_layouts holds
+    each cc's point ratio over the layouts as [min, median, max]; rows without a layout
+    column are one layout."""
+    rows = []
+    for layout, fair in ((0, 45), (1, 51), (2, 48)):
+        for rep in range(10):
+            for cc, ns in (("bbr", 30), ("bbr_a_fair", fair), ("-", 10)):
+                rows.append({"cc": cc, "rep": str(rep), "ns": str(ns * 1000), "acks": "1000",
+                             "module_params": "", "commit": "abc", "kernel": "uml-6.1",
+                             "layout": str(layout)})
+    s = analyze.ack_cost_summary(rows)
+    assert s["layouts"] == 3 and s["ratio"]["bbr_a_fair"][0] == 1.75
+    assert s["ratio_layouts"]["bbr_a_fair"] == [1.75, 1.9, 2.05]
+    assert s["ratio_layouts"]["bbr"] == [1.0, 1.0, 1.0]
+    one = analyze.ack_cost_summary([{k: v for k, v in r.items() if k != "layout"}
+                                    for r in rows if r["layout"] == "0"])
+    assert one["layouts"] == 1 and "ratio_layouts" not in one
+
+
 def test_retransmissions_in_the_interval_leave_startup_out():
     """retrans_rate_interval counts the sender's tcp_info counters between the interval's
     ends (interpolated), so a STARTUP burst before the warmup is not in it; without samples
