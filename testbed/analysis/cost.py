@@ -60,10 +60,12 @@ def ack_cost_summary(rows, q=0.1, resamples=2000):
     out = _ack_cost_layout(layouts[min(layouts)], q, resamples)
     out["layouts"] = len(layouts)
     if len(layouts) > 1:
-        per = [_ack_cost_layout(layouts[k], q, resamples)["ratio"] for k in sorted(layouts)]
-        out["ratio_layouts"] = {
-            k: [min(x), round(statistics.median(x), 4), max(x)]
-            for k in out["ratio"] for x in [[p[k][0] for p in per if k in p]]}
+        per = [out["ratio"]] + [_ack_cost_layout(layouts[k], q, resamples)["ratio"]
+                                for k in sorted(layouts)[1:]]
+        out["ratio_layouts"] = {}
+        for k in out["ratio"]:
+            x = [p[k][0] for p in per if k in p]
+            out["ratio_layouts"][k] = [min(x), round(statistics.median(x), 4), max(x)]
     return out
 
 
