@@ -391,11 +391,10 @@ def connect(host, port):
         return None, f"{e.strerror or e} after {time.monotonic() - t:.1f} s"
 
 
-def start_writers(streams, interval, write=None):
+def start_writers(streams, interval, write=bulk_one):
     """A writer thread per connected stream, write(st, ticker, stop) (default bulk_one),
     started, and the Ticker that takes their intervals; returns (cc, mss, ticker, threads,
     errors), errors filling with the writers' OSErrors."""
-    write = write or bulk_one
     first = streams[0]["sock"]
     cc = first.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).split(b"\0")[0].decode()
     mss = first.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
