@@ -223,6 +223,8 @@ static __always_inline void bbr_hook_probe_rtt_done(struct sock *sk,
 						    const enum bbr_algo algo);
 static __always_inline void bbr_hook_idle_restart(struct sock *sk,
 						  const enum bbr_algo algo);
+static __always_inline void bbr_hook_model_moved(struct sock *sk,
+						 const enum bbr_algo algo);
 
 /* ========================================================================
  * The BBRv1 core.
@@ -780,6 +782,7 @@ static __always_inline void bbr_update_bw(struct sock *sk,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
+	u32 was = bbr_bw(sk);
 	u64 bw;
 
 	bbr->round_start = 0;
@@ -804,6 +807,8 @@ static __always_inline void bbr_update_bw(struct sock *sk,
 	bw = div64_long((u64)rs->delivered * BW_UNIT, rs->interval_us);
 	if (!rs->is_app_limited || bw >= bbr_max_bw(sk))
 		bbr_a_maxfilt_update(&bbr->bw, bbr_bw_rtts, bw);
+	if (bbr_bw(sk) != was)
+		bbr_hook_model_moved(sk, algo);
 }
 
 /*
@@ -912,6 +917,7 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk,
 	    (rs->rtt_us < bbr->min_rtt_us ||
 	     (expired && !rs->is_ack_delayed))) {
 		bbr->min_rtt_us = rs->rtt_us;
+		bbr_hook_model_moved(sk, algo);
 		if (expired || bbr_hook_min_rtt_restamp(sk, c, algo))
 			bbr->min_rtt_stamp = tcp_jiffies32;
 	}
@@ -1536,6 +1542,9 @@ static __always_inline void bbr_hook_probe_rtt_enter(struct sock *sk,
 	case BBR_ALGO_DA_BBR:
 		da_bbr_probe_rtt_enter(sk);
 		break;
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_probe_rtt_enter(sk);
+		break;
 	default:
 		break;
 	}
@@ -1649,6 +1658,22 @@ static __always_inline void bbr_hook_idle_restart(struct sock *sk,
 	switch (algo) {
 	case BBR_ALGO_A_FAIR:
 		bbr_a_fair_bound_round(sk);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The model moved: the max filter's bw (or the long-term bw in use) or
+ * min_rtt changed on this ACK.
+ */
+static __always_inline void bbr_hook_model_moved(struct sock *sk,
+						 const enum bbr_algo algo)
+{
+	switch (algo) {
+	case BBR_ALGO_A_FAIR:
+		bbr_a_fair_retarget(sk);
 		break;
 	default:
 		break;

@@ -197,10 +197,12 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
 	f->hi_shallow = 0;
 	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
 	bbr->priv1 = 0;
+	bbr_a_fair_retarget(sk);
 }
 
 /*
- * A round ends: the bound takes the law's value for the round to come. An
+ * A round ends, or sending restarts from idle: the cwnd target is computed
+ * again, and the bound takes the law's value for the round to come. An
  * expired law is dropped, or, while competing, goes on from its end, at
  * most twice the bw the flow delivered and at least its last maximum
  * (bbr_a_cubic_continue).
@@ -210,6 +212,7 @@ void bbr_a_fair_bound_round(struct sock *sk)
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 x;
 
+	bbr_a_fair_retarget(sk);
 	if (!f->hi_valid)
 		return;
 	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
@@ -348,6 +351,7 @@ void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto)
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
 	bbr->priv1 = 0;
+	bbr_a_fair_retarget(sk);
 	if (!rto && (bbr->mode != BBR_PROBE_BW ||
 		     !bbr_a_fair_queue_high(sk, rtt_us)))
 		return;
@@ -383,6 +387,7 @@ void bbr_a_fair_undo(struct sock *sk)
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 
 	bbr->priv2 = BBR_A_DIPS_MAX;
+	bbr_a_fair_retarget(sk);
 	if (bbr->priv1 && f->hi_valid)
 		bbr_a_fair_epoch(sk, bbr_a_rate16_get(f->hi_max), true);
 	bbr->priv1 = 0;
@@ -429,8 +434,9 @@ void bbr_a_fair_probe_rtt_done(struct sock *sk)
 					    tcp_min_rtt(tcp_sk(sk)));
 		spread = f->hold_us > dip ? f->hold_us - dip : 0;
 		f->spread_us = (f->spread_us + spread) >> 1;
-		f->hold_us = 0;
 	}
+	/* the half word is the cwnd target's again (bbr_a_fair_retarget) */
+	f->hold_us = 0;
 	bbr_a_fair_event_load(&e);
 	f->compete = bbr_a_compete_dip(&t, bbr->min_rtt_us, was, e.compete_us,
 				       e.compete_dips, e.compete_clear_dips);
@@ -451,6 +457,15 @@ void bbr_a_fair_probe_rtt_done(struct sock *sk)
 						     bbr_a_fair_bound(sk),
 						     bbr_a_rate16_get(f->hi_max)),
 				 false);
+}
+
+/*
+ * PROBE_RTT begins: the half word that held PROBE_BW's cwnd target is the
+ * hold's mean from now on, with no sample yet.
+ */
+void bbr_a_fair_probe_rtt_enter(struct sock *sk)
+{
+	bbr_a_fair_state(sk)->hold_us = 0;
 }
 
 void bbr_a_fair_trace(struct sock *sk, struct bbr_a_snapshot *snap)

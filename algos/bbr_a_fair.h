@@ -145,7 +145,11 @@ extern struct bbr_a_fair_params bbr_a_fair_params_snap;
  * rtt_max_stamp keeps 16 bits of jiffies: a window over 32 s old (at HZ
  * 1000) may read as recent, and rtt_max then fades one window later. dips
  * counts to 3 at most, the maximum of fair_compete_dips and
- * fair_compete_clear_dips: raising those needs a wider field.
+ * fair_compete_clear_dips: raising those needs a wider field. hold_us and
+ * target share a half word, as the core's cycle_stamp and
+ * probe_rtt_done_stamp share a word: each is used in one state only, and
+ * entering PROBE_RTT and leaving it zero it (bbr_a_fair_probe_rtt_enter,
+ * bbr_a_fair_probe_rtt_done).
  */
 struct bbr_a_fair_state {
 	u32	round_lost;		/* tp->lost when the round began */
@@ -154,9 +158,15 @@ struct bbr_a_fair_state {
 	u16	row_floor;		/* bbr_a_compete's row, as priv16 */
 	u16	hi_max;			/* bw before the last cut, rate16 */
 	u16	hi_now;			/* the bound this round, rate16 */
-	u16	hold_us;		/* PROBE_RTT hold's mean RTT above
-					 * tcp_min_rtt, us; 0: no sample yet
+	union {
+		u16	hold_us;	/* PROBE_RTT: the hold's mean RTT
+					 * above tcp_min_rtt, us; 0: no
+					 * sample yet
 					 */
+		u16	target;		/* PROBE_BW: this round's cwnd target
+					 * before budgets, packets; 0: none
+					 */
+	};
 	u16	spread_us;		/* RTT spread of the holds, us */
 	u32	hi_stamp;		/* jiffies of the last cut */
 	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
@@ -190,6 +200,20 @@ bbr_a_fair_state(const struct sock *sk)
 	struct bbr_a_fair_sock *s = inet_csk_ca(sk);
 
 	return &s->fair;
+}
+
+/*
+ * What the PROBE_BW cwnd target is computed from has moved (a round ended,
+ * the bound or its law changed, the flow's events, the model's bw or
+ * min_rtt): it is computed again at the next ACK (bbr_a_fair_cwnd_target).
+ * In PROBE_RTT the half word is the hold's mean, which stays.
+ */
+static __always_inline void bbr_a_fair_retarget(struct sock *sk)
+{
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (bbr->mode != BBR_PROBE_RTT)
+		bbr_a_fair_state(sk)->target = 0;
 }
 
 /*
@@ -264,6 +288,7 @@ void bbr_a_fair_round_end(struct sock *sk);
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto);
 void bbr_a_fair_undo(struct sock *sk);
 void bbr_a_fair_probe_rtt_done(struct sock *sk);
+void bbr_a_fair_probe_rtt_enter(struct sock *sk);
 void bbr_a_fair_trace(struct sock *sk, struct bbr_a_snapshot *snap);
 
 #ifdef BBR_A_CORE
@@ -489,12 +514,14 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 		return;
 	}
 	if (bbr->round_start && !rs->is_app_limited &&
-	    rs->delivered > 0 && rs->interval_us > 0)
+	    rs->delivered > 0 && rs->interval_us > 0) {
 		f->bw_short = bbr_a_short_next(f->bw_short,
 					       div64_long((u64)rs->delivered *
 							  BW_UNIT,
 							  rs->interval_us),
 					       bbr_max_bw(sk));
+		bbr_a_fair_retarget(sk);
+	}
 	if (rs->rtt_us < 0 || rs->is_ack_delayed)
 		return;
 
@@ -574,6 +601,11 @@ static const u32 bbr_a_fair_hi_cut_us = 30000;
  * delivers less in each recovery, the longer its RTT the longer, and its
  * average then understates its share.
  * Other states keep BBRv1's gain x BDP.
+ *
+ * What it is computed from moves only at a round's end, at the flow's
+ * events and when the model's bw or min_rtt moves (bbr_a_fair_retarget),
+ * so it is kept in the state until then rather than computed, with its
+ * divisions, on every ACK; a parameter written takes effect from then.
  */
 static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 						  const struct bbr_ctx *c,
@@ -581,12 +613,14 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 {
 	const struct bbr_a_fair_params *p = bbr_a_fair_params(c);
 	const struct bbr *bbr = inet_csk_ca(sk);
-	const struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 pkts = p->cwnd_pkts;
+	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
+	u32 pkts = p->cwnd_pkts, target;
 	u64 w, cut = 0, floor = 0;
 
 	if (bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
+	if (likely(f->target))
+		return f->target;
 
 	/*
 	 * A bound last cut in a shallow buffer (hi_shallow): the cut comes off
@@ -626,7 +660,11 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		pkts = bbr_a_pkts_by_rate(pkts,
 					  (u64)bw * bbr_a_fair_pkts_rate_us,
 					  BW_SCALE);
-	return bbr_a_queue_target(w, bw, pkts, cut, floor, BW_SCALE);
+	target = bbr_a_queue_target(w, bw, pkts, cut, floor, BW_SCALE);
+	/* kept for the round; a larger one is computed on each ACK */
+	if (target <= U16_MAX)
+		f->target = target;
+	return target;
 }
 
 /*

@@ -155,3 +155,30 @@ def test_bbr_a_fair_answers_to_six_parameters_of_its_own():
                    for f in ("bbr_a_fair.c", "bbr_a_fair.h"))
     others = [n for n in descs if n not in fair and re.search(rf"\b{n}\b", text)]
     assert not others, f"bbr_a_fair's sources name other algorithms' parameters: {others}"
+
+
+# bbr_a_fair's state fields its PROBE_BW cwnd target is computed from; the target is kept
+# for the round (bbr_a_fair_cwnd_target), so each function that writes one must clear it
+# (bbr_a_fair_retarget, or a function that calls it), or a stale target outlives its inputs
+TARGET_INPUTS = re.compile(r"\bf->(lossy|compete|dips|hi_now|hi_valid|hi_shallow|bw_short)\s*=[^=]")
+RETARGETS = ("bbr_a_fair_retarget(", "bbr_a_fair_epoch(", "bbr_a_fair_bound_round(")
+
+
+def test_bbr_a_fair_clears_its_kept_cwnd_target_where_its_inputs_change():
+    writers, missing = set(), {}
+    for src in sorted((ROOT / "algos").glob("bbr_a_fair.[ch]")):
+        for name, body in functions(src.read_text()):
+            fields = set(TARGET_INPUTS.findall(body))
+            if not fields:
+                continue
+            writers.add(name)
+            # PROBE_RTT's end zeroes the half word the target shares with the hold's mean
+            cleared = any(r in body for r in RETARGETS) or "f->hold_us = 0;" in body
+            if not cleared:
+                missing[name] = sorted(fields)
+    assert {"bbr_a_fair_round_end", "bbr_a_fair_epoch", "bbr_a_fair_on_ack"} <= writers, writers
+    assert not missing, f"write an input of the kept cwnd target without clearing it: {missing}"
+    # the core reports a moved model (bw filter, long-term bw, min_rtt) to the algorithm
+    core = dict(functions((ROOT / "bbr_a_core.c").read_text()))
+    for name in ("bbr_update_bw", "bbr_update_min_rtt"):
+        assert "bbr_hook_model_moved(" in core[name], name
