@@ -3,6 +3,7 @@ each name, the committed data it renders from and what it shows. A block is plac
 Markdown file by its markers alone (<!-- table:NAME --> ... <!-- /table -->), so it can
 move between files."""
 import csv
+import functools
 import os
 
 from .cost import ack_cost_summary, cost_summary
@@ -156,16 +157,26 @@ ACK_COST_ROWS = (("bbr_mod", "bbr (the kernel's, as a module)"), ("bbr_mod#2", "
                  ("bbr_a", "bbr_a adaptive=0"), ("bbr_a_fair", "bbr_a_fair"))
 
 
+@functools.lru_cache(maxsize=None)
+def _ack_cost_of(path):
+    """analyze.py --ack-cost's summary of a committed bench_ack.sh CSV, once per file."""
+    with open(os.path.join(REPO, path)) as f:
+        return ack_cost_summary(list(csv.DictReader(f)))
+
+
 def _ack_cost(what):
     """A cell of the ack-cost block, for the row's cc (sel["row"]): analyze.py --ack-cost's
-    ns per ACK ("ns"), the same less the ACK model's ("net") or the ratio to bbr's."""
+    ns per ACK ("ns"), the same less the ACK model's ("net"), the ratio to bbr's in the
+    first code layout ("ratio") or its median, min and max over the layouts ("layouts")."""
     def text(sel):
-        with open(os.path.join(REPO, ACK_COST)) as f:
-            s = ack_cost_summary(list(csv.DictReader(f)))
+        s = _ack_cost_of(ACK_COST)
         if what == "ns":
             return "{1:.1f} ({0:.1f} .. {2:.1f})".format(*s["ns_per_ack"][sel["row"]])
         if what == "net":
             return f"{s['net'][sel['row']]:.1f}"
+        if what == "layouts":
+            lo, mid, hi = s["ratio_layouts"][sel["row"]]
+            return f"{mid:.3f} ({lo:.3f} .. {hi:.3f})"
         return "{:.3f} [{:.3f} .. {:.3f}]".format(*s["ratio"][sel["row"]])
     return text
 
@@ -277,13 +288,16 @@ BLOCKS = {
     "ack-cost": Table({"a": ACK_COST}, ["cc"], _keyed_rows("a", "row", ACK_COST_ROWS), [
         Col("ns per ACK: 10th percentile (min .. median)", text=_ack_cost("ns")),
         Col("ns per ACK less the ACK model's", text=_ack_cost("net")),
-        Col("over bbr's [95 % interval]", text=_ack_cost("ratio"))],
+        Col("over bbr's [95 % interval]", text=_ack_cost("ratio")),
+        Col("over bbr's, 6 code layouts: median (min .. max)", text=_ack_cost("layouts"))],
         what="the cc's cong_control in a counted loop of made-up ACKs (one bulk flow, "
              "100 Mbit/s, 20 ms, a bound in force), in a UML guest on the host's clock; "
              "tcp_bbr_a.ko and the kernel's tcp_bbr.c (as a module) built alike, -O2; "
              "each run 20 000 ACKs, the ccs' runs interleaved; the 10th percentile of the "
-             "runs' ns per ACK, less the ACK model's alone; interval: bootstrap over the "
-             "runs; scripts/bench_ack.sh, analyze.py --ack-cost", seed_notes=False,
+             "runs' ns per ACK, less the ACK model's alone; the first three columns are the "
+             "first code layout's, interval: bootstrap over its runs; the last, each "
+             "layout's ratio (both modules' code moved by a padding object linked first); "
+             "scripts/bench_ack.sh --layouts 6, analyze.py --ack-cost", seed_notes=False,
         unit="timed runs"),
     # docs/results.md
     "results-convergence": Table(
