@@ -175,8 +175,10 @@ def _ack_cost(what):
         if what == "net":
             return f"{s['net'][sel['row']]:.1f}"
         if what == "layouts":
+            if s["layouts"] < 2:
+                return "-"
             lo, mid, hi = s["ratio_layouts"][sel["row"]]
-            return f"{mid:.3f} ({lo:.3f} .. {hi:.3f})"
+            return f"{mid:.3f} ({lo:.3f} .. {hi:.3f}), {s['layouts']} layouts"
         return "{:.3f} [{:.3f} .. {:.3f}]".format(*s["ratio"][sel["row"]])
     return text
 
@@ -289,7 +291,7 @@ BLOCKS = {
         Col("ns per ACK: 10th percentile (min .. median)", text=_ack_cost("ns")),
         Col("ns per ACK less the ACK model's", text=_ack_cost("net")),
         Col("over bbr's [95 % interval]", text=_ack_cost("ratio")),
-        Col("over bbr's, 6 code layouts: median (min .. max)", text=_ack_cost("layouts"))],
+        Col("over bbr's, over code layouts: median (min .. max)", text=_ack_cost("layouts"))],
         what="the cc's cong_control in a counted loop of made-up ACKs (one bulk flow, "
              "100 Mbit/s, 20 ms, a bound in force), in a UML guest on the host's clock; "
              "tcp_bbr_a.ko and the kernel's tcp_bbr.c (as a module) built alike, -O2; "
