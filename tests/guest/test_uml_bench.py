@@ -31,11 +31,14 @@ def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
                for r in rows)
     s = analysis.ack_cost_summary(rows)
     assert list(s["ratio"]) == ["bbr_mod", "bbr_a_fair", "bbr_mod#2", "bbr"]
-    # bbr_a_fair does more per ACK than bbr and the model less than either: than the
-    # quicker of bbr's two columns, as a run preempted by the host's other work only ever
-    # takes longer (a host busy with two guests beside CI once slowed the first one's)
+    # every cc costs more per ACK than the model alone, and bbr_a_fair within a factor of
+    # two of bbr's (the quicker of bbr's two columns, as a run preempted by the host's
+    # other work only ever takes longer). Not which is cheaper: bbr_a_fair is within about
+    # 5 % of bbr since 0.28.1, less than 11 runs on a loaded host resolve (a CI run once
+    # timed it 15 % under both of bbr's columns)
     quicker = min(s["net"]["bbr_mod"], s["net"]["bbr_mod#2"])
-    assert quicker > 0 and s["net"]["bbr_a_fair"] > quicker
+    assert quicker > 0 and all(s["net"][k] > 0 for k in s["net"])
+    assert quicker / 2 < s["net"]["bbr_a_fair"] < 2 * quicker
 
 
 def test_the_ack_bench_moves_both_modules_code_in_each_further_layout(uml_kernel, tmp_path):
