@@ -48,7 +48,10 @@
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
- *    are not taken as congestion. When the queueing delay at the loss
+ *    are not taken as congestion, nor, for a second after one of them, a
+ *    loss at a high queue: on a path that drops at random, the height of
+ *    the queue at each recovery would cut a short flow more often than a
+ *    long one. When the queueing delay at the loss
  *    says the buffer is shallower than the allowances (under 7 ms), the
  *    cut comes off the cwnd target's queue
  *    allowance instead, the same number of packets for flows at the same
@@ -141,7 +144,12 @@ extern struct bbr_a_fair_params bbr_a_fair_params_snap;
  * PROBE_RTTs since the buffer last dropped, at most 3, and row_floor the
  * row's floor (struct bbr_a_compete). The loss round is the core's
  * packet-timed round (bbr->next_rtt_delivered), which bbr_a_fair's round
- * end also restarts at an RTO: only tp->lost at its start is kept here.
+ * end also restarts at an RTO: only tp->lost at its start is kept here, in
+ * 16 bits, as the round's losses are (a round that loses 64k packets or
+ * more, with as many in flight, reads as losing that many fewer).
+ * loss_stamp is kept within bbr_a_fair_rand_sec of now or exactly that old
+ * (bbr_a_fair_bound_round), so that its 16 bits never wrap to a recent
+ * time while rounds end.
  * rtt_max_stamp keeps 16 bits of jiffies: a window over 32 s old (at HZ
  * 1000) may read as recent, and rtt_max then fades one window later. dips
  * counts to 3 at most, the maximum of fair_compete_dips and
@@ -152,7 +160,12 @@ extern struct bbr_a_fair_params bbr_a_fair_params_snap;
  * bbr_a_fair_probe_rtt_done).
  */
 struct bbr_a_fair_state {
-	u32	round_lost;		/* tp->lost when the round began */
+	u16	round_lost;		/* tp->lost when the round began, low
+					 * 16 bits
+					 */
+	u16	loss_stamp;		/* jiffies, low 16 bits: the last loss
+					 * at a low queue (bbr_a_fair_lost)
+					 */
 	u32	rtt_max_us;		/* fading max RTT sample; 0: none */
 	u16	rtt_max_stamp;		/* jiffies, low 16 bits: its window began */
 	u16	row_floor;		/* bbr_a_compete's row, as priv16 */
@@ -200,6 +213,12 @@ bbr_a_fair_state(const struct sock *sk)
 	struct bbr_a_fair_sock *s = inet_csk_ca(sk);
 
 	return &s->fair;
+}
+
+/* Packets lost since the loss round began (round_lost's 16 bits). */
+static __always_inline u32 bbr_a_fair_round_lost(const struct sock *sk)
+{
+	return (u16)(tcp_sk(sk)->lost - bbr_a_fair_state(sk)->round_lost);
 }
 
 /*
@@ -286,6 +305,7 @@ void bbr_a_fair_init_state(struct sock *sk);
 void bbr_a_fair_bound_round(struct sock *sk);
 void bbr_a_fair_round_end(struct sock *sk);
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto);
+void bbr_a_fair_lost(struct sock *sk, s32 rtt_us);
 void bbr_a_fair_undo(struct sock *sk);
 void bbr_a_fair_probe_rtt_done(struct sock *sk);
 void bbr_a_fair_probe_rtt_enter(struct sock *sk);
@@ -484,7 +504,9 @@ static __always_inline void bbr_a_fair_hold_sample(struct sock *sk, u32 rtt)
  * (bbr_a_fair_hold_sample); rtt_max from PROBE_BW's samples, not from ACKs
  * the receiver may have delayed; and the average delivery rate's shortfall
  * below the max filter from the first sample of each PROBE_BW round (it
- * spans about one RTT) that was not app-limited.
+ * spans about one RTT) that was not app-limited; and in PROBE_BW, when
+ * the ACK reports losses, whether they came at a low queue
+ * (bbr_a_fair_lost).
  */
 static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					      const struct bbr_ctx *c,
@@ -513,6 +535,8 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 			bbr_a_fair_hold_sample(sk, rs->rtt_us);
 		return;
 	}
+	if (unlikely(rs->losses > 0))
+		bbr_a_fair_lost(sk, c->rtt_us);
 	if (bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0) {
 		f->bw_short = bbr_a_short_next(f->bw_short,
@@ -568,7 +592,7 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 	}
 
 	if (queued || f->lossy ||
-	    bbr_a_loss_rate_high(tcp_sk(sk)->lost - f->round_lost,
+	    bbr_a_loss_rate_high(bbr_a_fair_round_lost(sk),
 				 tcp_sk(sk)->delivered -
 				 bbr->next_rtt_delivered, bbr_a_fair_loss_pm)) {
 		*why = queued ? BBR_WHY_DRAIN : BBR_WHY_LOSSY;
