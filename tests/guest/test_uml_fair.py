@@ -76,6 +76,22 @@ def test_fair_under_random_loss(run_testbed, tmp_path):
     assert all(r["utilization"] > 0.85 for r in rs), [r["utilization"] for r in rs]
 
 
+def test_fair_where_random_losses_start_many_recoveries(run_testbed, tmp_path):
+    """10 ms vs 50 ms at 1 BDP with 3 % random loss: the losses start a recovery every few
+    round trips, the 10 ms flow's many times as often as the 50 ms flow's, and each that
+    began with the queue high cut the bound. Since 0.29.0 a recovery at a high queue within
+    a second of a loss at a low queue (bbr_a_fair_rand_loss) does not cut: Jain 1.000
+    (47.1 and 45.3 Mbit/s) on this seed.
+
+    Regression test for bbr_a_fair_rand_loss(): 0.28.1 gives 0.899 here (30.7 and
+    61.7 Mbit/s)."""
+    r = run_testbed(tmp_path / "rand", "--cc", "bbr_a_fair", "--rtt", "10,50",
+                    "--buffer-bdp", "1", "--loss", "3", "--duration", "30", "--sample-ms", "0",
+                    "--seed", "1")["results"][0]
+    assert r["jain"] > 0.97, [f["throughput_mbps"] for f in r["flows"]]
+    assert r["utilization"] > 0.9, r["utilization"]
+
+
 def test_fair_fills_a_buffer_shallower_than_its_allowance(run_testbed, tmp_path):
     """10 ms vs 50 ms at 0.1 BDP (a 5 ms buffer): each probe overflows the buffer, and a
     loss-learned bound cut that capped the pacing rate left the link idle while it regrew

@@ -182,3 +182,21 @@ def test_bbr_a_fair_clears_its_kept_cwnd_target_where_its_inputs_change():
     core = dict(functions((ROOT / "bbr_a_core.c").read_text()))
     for name in ("bbr_update_bw", "bbr_update_min_rtt"):
         assert "bbr_hook_model_moved(" in core[name], name
+
+
+def test_bbr_a_fair_reads_the_rounds_losses_in_16_bits():
+    """round_lost keeps tp->lost's low 16 bits (0.29.0, to make room for loss_stamp): a
+    difference taken from it as u32 would read every round as lossy once tp->lost passed
+    65535. Every read goes through bbr_a_fair_round_lost(), which takes it modulo 2^16."""
+    bad = {}
+    for src in sorted((ROOT / "algos").glob("bbr_a_fair.[ch]")):
+        for name, body in functions(src.read_text()):
+            if name == "bbr_a_fair_round_lost":
+                assert re.search(r"\(u16\)\(tcp_sk\(sk\)->lost - \w+\(sk\)->round_lost\)", body)
+                continue
+            reads = [ln.strip() for ln in body.splitlines()
+                     if "round_lost" in ln and "bbr_a_fair_round_lost(" not in ln
+                     and not re.search(r"->round_lost = \(u16\)", ln)]
+            if reads:
+                bad[name] = reads
+    assert not bad, f"round_lost read or written outside its 16-bit helper: {bad}"
