@@ -96,7 +96,9 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
-V0280_DIR = f"{COEX}/v0280"  # the current release's grids (README.md, results.md)
+V0280_DIR = f"{COEX}/v0280"  # grids whose 0.28.0 runs 0.29.0 was checked against
+AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
+V0290_DIR = f"{COEX}/v0290"  # the current release's own runs (README.md, results.md)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -191,7 +193,7 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
         {"p": f"{V0280_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0280_DIR}/own-30s/screen_runs.csv",
+         "q": f"{V0290_DIR}/own-30s/screen_runs.csv",
          "j": f"{V0280_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
@@ -201,7 +203,7 @@ BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds (5; the starts-within-1 s column: 10 "
              "seeds, each flow starting a random 0..1 s late, screen.sh --start-jitter 1)"),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0280_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{V0290_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -220,6 +222,17 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
+    "results-aqm": Table({"a": f"{V0290_DIR}/aqm/screen_runs.csv"}, ["queue"], [
+        ([label], {"src": "a", "config": "def", "scenario": sc}) for sc, label in (
+            ("bfifo", "drop-tail (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
+            ("fq_codel", "fq_codel"), ("step-bfifo", "drop-tail, rate 100/50/100"),
+            ("step-codel", "CoDel, rate 100/50/100"))], [
+        Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
+        Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("harm to cubic (computed)", fn=harm_against(AQM_REFS)),
+        Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM_REFS))],
+        what="one bbr_a_fair flow and one cubic flow, 20 ms, 100 Mbit/s, at most 5 BDP "
+             "queued, 200 s measured from 60 s; " + computed_what("aqm-200s")),
     "results-bbr": Table({"b": f"{V0280_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
