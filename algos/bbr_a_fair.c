@@ -72,11 +72,11 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
  * (bbr_a_fair_rand_loss). Long enough to span the high part of the longest
  * flow's PROBE_BW cycle, eight of its rounds (0.8 s at 100 ms): a flow whose
  * own last loss at a low queue was a cycle ago must still take a loss at the
- * top of the queue for a random one. Short enough that a loss-based flow
- * behind an AQM, which drops at a low queue too, is not left without cuts
- * for long: 5 s gave bbr_a_fair 0.73 of the link against CUBIC behind RED
- * (0.61 at 1 s and without the rule), 250 ms left Jain at 1 % random loss
- * at 0.97 where 1 s keeps 0.99 (docs/design.md).
+ * top of the queue for a random one. Short enough that behind an AQM,
+ * which drops at a low queue too, the flow is not left without cuts for
+ * long. On a debug build, 5 s gave bbr_a_fair 0.73 of the link against
+ * CUBIC behind RED (0.61 at 1 s), and 250 ms left Jain at 1 % random loss
+ * at 0.96 to 0.97 where 1 s kept 0.99 (CHANGELOG.md).
  */
 static const u32 bbr_a_fair_rand_sec = 1;
 
@@ -361,8 +361,9 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk, s32 rtt_us)
 /*
  * A congestion event: a fast recovery begins (rto false) or an RTO fired.
  * A recovery in PROBE_BW while the queue is high, unless the path drops at
- * random (below), or any RTO, cuts the bound to (1 - beta) of the bw in use, and CUBIC's K for the
- * window that bw fills sets how fast it regrows. A recovery in STARTUP or
+ * random (below), or any RTO, cuts the bound to (1 - beta) of the bw in
+ * use, and CUBIC's K for the window that bw fills sets how fast it
+ * regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
  * flow's share: DRAIN already gives it back. A recovery whose queueing
  * delay was below bbr_a_fair_hi_shallow_us overflowed a buffer shallower
@@ -380,9 +381,10 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk, s32 rtt_us)
  * the last bbr_a_fair_rand_sec (bbr_a_fair_rand_loss) takes a recovery at
  * a high queue for one more such loss, and does not cut. Flows that share
  * the path see such losses at a rate set by their rates, not their RTTs,
- * and stop cutting alike. A drop-tail buffer drops only at its top, so the
- * rule does not fire there; behind an AQM, which drops at a lower queue,
- * it does, and the rule spares such cuts for a second only. While
+ * and stop cutting alike. A drop-tail buffer drops at its top, so the rule
+ * seldom fires there (only when a loss is marked after the queue has
+ * fallen); behind an AQM, which drops at a lower queue, it does, and the
+ * rule spares such cuts for a second only. While
  * competing, the flow follows CUBIC's law, and CUBIC cuts at every loss.
  */
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto)
