@@ -70,7 +70,8 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
 /*
  * How long losses at a low queue say that the path drops at random, s
  * (bbr_a_fair_rand_loss). Long enough to span the high part of the longest
- * flow's PROBE_BW cycle, eight of its rounds (0.8 s at 100 ms): a flow whose
+ * flow's PROBE_BW cycle, eight of its rounds, for RTTs up to 125 ms (0.8 s
+ * at 100 ms; longer paths are not covered): a flow whose
  * own last loss at a low queue was a cycle ago must still take a loss at the
  * top of the queue for a random one. Short enough that behind an AQM,
  * which drops at a low queue too, the flow is not left without cuts for
@@ -228,7 +229,10 @@ void bbr_a_fair_bound_round(struct sock *sk)
 	u32 x;
 
 	bbr_a_fair_retarget(sk);
-	/* an old loss stamp stays just old, never wrapping to a recent one */
+	/*
+	 * an old loss stamp stays just old: it cannot wrap to a recent one
+	 * while this runs at least every 64 s (HZ 1000)
+	 */
 	if (age > bbr_a_fair_rand_sec * HZ)
 		f->loss_stamp = (u16)tcp_jiffies32 - bbr_a_fair_rand_sec * HZ;
 	if (!f->hi_valid)
@@ -384,8 +388,11 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk, s32 rtt_us)
  * and stop cutting alike. A drop-tail buffer drops at its top, so the rule
  * seldom fires there (only when a loss is marked after the queue has
  * fallen); behind an AQM, which drops at a lower queue, it does, and the
- * rule spares such cuts for a second only. While
- * competing, the flow follows CUBIC's law, and CUBIC cuts at every loss.
+ * rule spares such cuts for a second only. The rule is off while a
+ * competitor is flagged: the bound then follows CUBIC's law and cuts at
+ * each recovery at a high queue. Not yet handled: losses marked in a
+ * recovery or after an RTO, once the queue has drained, and losses TCP
+ * later undoes, stamp the time as random ones do.
  */
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto)
 {
@@ -418,9 +425,10 @@ void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto)
 }
 
 /*
- * An ACK in PROBE_BW reported losses: if the queue was low, the buffer did
- * not drop them, and the path drops at random (bbr_a_fair_rand_loss). Out
- * of line: few ACKs report losses.
+ * An ACK in PROBE_BW reported losses: if the queue it saw (about a round
+ * after the drops) was low, the buffer probably did not drop them, and the
+ * path drops at random (bbr_a_fair_rand_loss). Out of line: few ACKs
+ * report losses.
  */
 void bbr_a_fair_lost(struct sock *sk, s32 rtt_us)
 {

@@ -48,11 +48,11 @@
  *    bound then regrows by CUBIC's law in time (RFC 9438, K from the window
  *    a CUBIC flow would have at this rate and RTT). A loss-based flow and
  *    this one then back off and regrow alike; random losses at a low queue
- *    are not taken as congestion, nor, for a second after one of them, a
- *    loss at a high queue: on a path that drops at random, the height of
- *    the queue at each recovery would cut a short flow more often than a
- *    long one. When the queueing delay at the loss
- *    says the buffer is shallower than the allowances (under 7 ms), the
+ *    are not taken as congestion, nor, in PROBE_BW and with no competitor
+ *    flagged, for a second after one of them, a loss at a high queue: on
+ *    a path that drops at random, the height of the queue at each
+ *    recovery would cut a short flow more often than a long one. When the
+ *    queueing delay at the loss says the buffer is shallower than the allowances (under 7 ms), the
  *    cut comes off the cwnd target's queue
  *    allowance instead, the same number of packets for flows at the same
  *    rate, and the pacing rate stays the model's, so that the buffer
@@ -148,8 +148,9 @@ extern struct bbr_a_fair_params bbr_a_fair_params_snap;
  * 16 bits, as the round's losses are (a round that loses 64k packets or
  * more, with as many in flight, reads as losing that many fewer).
  * loss_stamp is kept within bbr_a_fair_rand_sec of now or exactly that old
- * (bbr_a_fair_bound_round), so that its 16 bits never wrap to a recent
- * time while rounds end.
+ * (bbr_a_fair_bound_round, at each round's end and idle restart), so that
+ * its 16 bits do not wrap to a recent time unless neither comes for 64 s
+ * (HZ 1000; a wrapped stamp then spares cuts for a second at most).
  * rtt_max_stamp keeps 16 bits of jiffies: a window over 32 s old (at HZ
  * 1000) may read as recent, and rtt_max then fades one window later. dips
  * counts to 3 at most, the maximum of fair_compete_dips and
