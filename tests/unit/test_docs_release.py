@@ -32,3 +32,9 @@ def test_a_release_is_told_from_other_numbers():
     assert other_releases("tcp_bbr_a 0.27.0 and 0.28.0, kernel 6.1.192, 6.12.117, "
                           "1.0.0; 10.0.0.1;\ntag v0.26.0, sparse\n0.6.4", "0.28.0") == [
         (1, "0.27.0"), (1, "1.0.0"), (2, "0.26.0")]
+
+
+def test_the_readme_is_read_in_five_minutes():
+    """Issue 48: README.md is at most 150 lines; what does not fit is in docs/."""
+    lines = (REPO / "README.md").read_text().count("\n")
+    assert lines <= 150, f"README.md has {lines} lines, at most 150"
