@@ -23,18 +23,11 @@ metrics are those of the flows that ran, and notes() names the missing ones.
 Known case: Fig. 6's cubic at 50 and 100 BDP, 0.19..0.22 of the link in 18..21 s of wall
 time, fell under the memory rule (docs/reproduction.md); its delivery check catches it.
 """
-from .common import PAYLOAD_CEILING
+from .common import PAYLOAD_CEILING, num
 
 DELIVERY_SHARE = 0.5  # of the payload ceiling
 DELIVERY_RETRANS = 0.01  # retransmitted share below which loss does not explain it
 SLACK_S = 1.0  # how far a flow's intervals may end short of the measured interval
-
-
-def _num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return None
 
 
 def problems(r):
@@ -47,7 +40,7 @@ def problems(r):
     if failed or p.get("flows_failed", "0") not in ("0", ""):
         out.append("client failed (" + (", ".join(failed) or f"{p['flows_failed']} failed")
                    + ")")
-    dur, t0, t1 = (_num(p.get(k)) for k in ("duration_s", "t0_uptime", "end_uptime"))
+    dur, t0, t1 = (num(p.get(k)) for k in ("duration_s", "t0_uptime", "end_uptime"))
     if None not in (dur, t0, t1) and t1 - t0 < dur - SLACK_S and not p.get("sizes"):
         out.append(f"short run ({t1 - t0:.1f} of {dur:g} s)")
     w0, w1 = (r.get("interval_s") or [None, None])[:2]
@@ -59,7 +52,7 @@ def problems(r):
         if span and w0 is not None and (span[0] > w0 + SLACK_S or span[1] < w1 - SLACK_S):
             out.append(f"short flow {f.get('index')} (received {span[0]:g}..{span[1]:g} s, "
                        f"measured {w0:g}..{w1:g} s)")
-    loss = _num(r.get("loss_pct", p.get("loss_pct"))) or 0
+    loss = num(r.get("loss_pct", p.get("loss_pct"))) or 0
     util, retx = r.get("utilization"), r.get("retrans_rate")
     if (util is not None and util < DELIVERY_SHARE * PAYLOAD_CEILING and loss == 0
             and (retx or 0) < DELIVERY_RETRANS and not p.get("sizes")):

@@ -2,18 +2,13 @@
 2019) a configuration does to its incumbent, the last cc, against reference runs found in the
 same screen."""
 
+from .common import num
+
 
 # harm (Ware et al., HotNets 2019) of a '+' configuration to its incumbent, per seed, and
 # what goes into it; mean and 95 % CI per configuration and scenario (screen_harm)
 HARM_METRICS = ("incumbent_mbps", "solo_mbps", "harm", "self_harm", "latency_harm",
                 "latency_self_harm")
-
-
-def _num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return None
 
 
 def part_ccs(r):
@@ -33,7 +28,7 @@ def class_flows(r):
             by.setdefault(f["class"], [float(f["rtt_ms"]), 0])[1] += 1
         return tuple(tuple(v) for _, v in sorted(by.items()))
     p = r.get("params", {})
-    rtts = [_num(x) for x in p.get("rtts_ms", "").split()]
+    rtts = [num(x) for x in p.get("rtts_ms", "").split()]
     counts = p.get("flows_per_rtt", "1").replace(",", " ").split()
     counts = counts * len(rtts) if len(counts) == 1 else counts
     try:
@@ -48,12 +43,12 @@ def screen_point(r):
     jitter, the measured interval and the seed. params.env names the qdisc, its options and
     a rate schedule only when they are not the defaults (bfifo, none, none)."""
     p = r.get("params", {})
-    return (_num(r.get("rate_mbit", p.get("rate_mbit"))),
-            _num(r.get("buffer_bytes", p.get("buffer_bytes"))),
-            _num(r.get("loss_pct", p.get("loss_pct", 0))),
+    return (num(r.get("rate_mbit", p.get("rate_mbit"))),
+            num(r.get("buffer_bytes", p.get("buffer_bytes"))),
+            num(r.get("loss_pct", p.get("loss_pct", 0))),
             p.get("qdisc") or "bfifo", " ".join(str(p.get("qdisc_opts", "")).split()),
-            " ".join(str(p.get("rate_schedule", "")).split()), _num(p.get("jitter_s", 0)),
-            tuple(_num(x) for x in r.get("interval_s") or ()), str(p.get("seed")))
+            " ".join(str(p.get("rate_schedule", "")).split()), num(p.get("jitter_s", 0)),
+            tuple(num(x) for x in r.get("interval_s") or ()), str(p.get("seed")))
 
 
 def _harm_more_is_better(solo, other):

@@ -274,25 +274,26 @@ def parse_tc_file(path):
     return out
 
 
-def parse_netstat(path):
-    """{'TCPMemoryPressures': n, ...}: the TcpExt counters of a /proc/net/netstat copy, or
-    None."""
+def _proc_counters(path, prefix):
+    """{name: n} of the first two lines of a /proc/net file copy that start with prefix
+    (the counters' names, then their values), or None."""
     try:
         with open(path) as f:
-            rows = [ln.split() for ln in f if ln.startswith("TcpExt:")]
+            rows = [ln.split() for ln in f if ln.startswith(prefix)]
         return {k: int(v) for k, v in zip(rows[0][1:], rows[1][1:])}
     except (OSError, IndexError, ValueError):
         return None
+
+
+def parse_netstat(path):
+    """{'TCPMemoryPressures': n, ...}: the TcpExt counters of a /proc/net/netstat copy, or
+    None."""
+    return _proc_counters(path, "TcpExt:")
 
 
 def parse_snmp_tcp(path):
     """{'OutSegs': n, 'RetransSegs': n, ...} from a /proc/net/snmp copy, or None."""
-    try:
-        with open(path) as f:
-            rows = [ln.split() for ln in f if ln.startswith("Tcp:")]
-        return {k: int(v) for k, v in zip(rows[0][1:], rows[1][1:])}
-    except (OSError, IndexError, ValueError):
-        return None
+    return _proc_counters(path, "Tcp:")
 
 
 # the ring buffer's stamp: seconds ("boot" clock) or a count ("counter" clock)
