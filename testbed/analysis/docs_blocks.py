@@ -213,7 +213,7 @@ BLOCKS = {
     "readme-where-it-stands": screen_rows(
         {"p": f"{V0290_DIR}/own-30s-ref/screen_runs.csv",
          "q": f"{V0290_DIR}/own-30s/screen_runs.csv",
-         "j": f"{V0280_DIR}/own-30s-j1/screen_runs.csv"},
+         "j": f"{V0290_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
