@@ -252,13 +252,27 @@ BLOCKS = {
         Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM_REFS))],
         what="one bbr_a_fair flow and one cubic flow, 20 ms, 100 Mbit/s, at most 5 BDP "
              "queued, 200 s measured from 60 s; " + computed_what("aqm-200s")),
-    "results-bbr": Table({"b": f"{V0280_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{V0290_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
         what="mean +- 95 % CI half-width over the seeds; one bbr_a_fair flow and one bbr flow, "
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
+    "design-bbr-dips": Table(
+        {"d": f"{V0290_DIR}/bbr/dips.csv"},
+        ["buffer, BDP"], [([b], {"src": "d", "config": "def", "scenario": "c" + b})
+                          for b in COEX_BUFS], [
+            Col("PROBE_RTTs", fn=_dip_count(lambda d: True)),
+            Col("left over 5 ms", fn=_dip_count(lambda d: _queue_ms(d) > 5)),
+            Col("most in a row", fn=_longest_row),
+            Col("largest left, ms", fn=lambda dips: f"{max(map(_queue_ms, dips)):.1f}"),
+            Col("flag set", fn=_dip_count(lambda d: d["compete_after"] == "1"))],
+        what="each PROBE_RTT of bbr_a_fair's gain trace (analyze.py --trace-dips), one "
+             "bbr_a_fair flow and one bbr flow, 20 ms, 100 Mbit/s, 200 s, summed over the "
+             "seeds; left: the dip's lowest RTT sample above the flow's lowest of the run; "
+             "in a row: within one run; flag set: rule 4's flag after the dip",
+        seed_notes=False, unit="PROBE_RTTs"),
     "results-wide": Table({"w": f"{V0280_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
