@@ -96,6 +96,23 @@ lock_file() {
 	flock -w "${2:-1800}" "$_lockfd" || die "timed out waiting for $1"
 }
 unlock() { exec {_lockfd}>&-; }
+# build_once DIR WHAT CMD [ARGS...]: unless DIR/.complete says it is built, build it under
+# DIR.lock: "CMD ARGS DIR" into DIR made afresh, then DIR/.complete; a run that waited for
+# the lock finds another's build and does not repeat it. CMD's failure is build_once's.
+build_once() {
+	local dir=$1 what=$2
+	shift 2
+	[[ ! -f $dir/.complete ]] || return 0
+	lock_file "$dir.lock"
+	if [[ ! -f $dir/.complete ]]; then
+		log "building $what in $dir"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		"$@" "$dir" || { unlock; return 1; }
+		touch "$dir/.complete"
+	fi
+	unlock
+}
 
 # What copy_tree leaves out: VCS data, documentation and experiment results (docs/ holds the
 # reproduction's raw runs, hundreds of MB), Python caches and build products. tar patterns:

@@ -56,21 +56,16 @@ uml_cc_build() {
 		cd "$tree/net/ipv4" && cat $files tcp_*.h
 	} | sha256sum | cut -c1-12)
 	dir=$CACHE/cc_modules/uml-$(basename "$(dirname "$tree")")-$key
-	if [[ ! -f $dir/.complete ]]; then
-		lock_file "$dir.lock"
-		if [[ ! -f $dir/.complete ]]; then
-			log "building the UML kernel's other congestion controls in $dir (once)"
-			rm -rf "$dir"
-			mkdir -p "$dir"
-			(cd "$tree/net/ipv4" && cp $files tcp_*.h "$dir/")
-			echo "obj-m := $(echo $files | sed 's/\.c\b/.o/g')" >"$dir/Kbuild"
-			make -k -C "$tree" ARCH=um M="$dir" modules >"$dir/build.log" 2>&1 ||
-				log "warning: not every cc built for UML (see $dir/build.log)"
-			touch "$dir/.complete"
-		fi
-		unlock
-	fi
+	build_once "$dir" "the UML kernel's other congestion controls (once)" \
+		uml_cc_make "$tree" "$files" >&2
 	echo "$dir"
+}
+# uml_cc_make TREE FILES DIR: FILES (net/ipv4's cc sources of TREE) built into DIR
+uml_cc_make() {
+	(cd "$1/net/ipv4" && cp $2 tcp_*.h "$3/")
+	echo "obj-m := $(echo $2 | sed 's/\.c\b/.o/g')" >"$3/Kbuild"
+	make -k -C "$1" ARCH=um M="$3" modules >"$3/build.log" 2>&1 ||
+		log "warning: not every cc built for UML (see $3/build.log)"
 }
 
 # debian_cc_files MODDIR: "NAME FILE" lines, the cc modules of a Debian kernel's module tree

@@ -52,12 +52,23 @@ modsrc_kdir() {
 	esac
 }
 
+# modsrc_make KDIR TAG ARGS DIR: MODSRC's sources built in DIR against KDIR (make ARGS)
+modsrc_make() {
+	local f
+	while read -r f; do cp "$MODSRC/$f" "$4/"; done < <(modsrc_files "$MODSRC")
+	# shellcheck disable=SC2086 # ARCH=um or nothing
+	buildenv_run "$1" "$4" make -C "$1" M="$4" $3 modules >"$4/build.log" 2>&1 || {
+		tail -n 12 "$4/build.log" >&2
+		die "--module-src: building $MODSRC against $2 failed (above: the build's last lines; log: $4/build.log)"
+	}
+}
+
 # modsrc_build: MODSRC built against the runs' kernel (modsrc_kdir) in its build environment
 # (scripts/lib/buildenv.sh, as scripts/lib/module.sh builds tcp_bbr_a), cached in
 # $CACHE/cc_src by the sources, the kernel and the environment; sets MODSRC_KOS, its .ko files.
 # A build that fails ends the run here with the compiler's last lines.
 modsrc_build() {
-	local kdir tag args key dir f n
+	local kdir tag args key dir n
 	read -r kdir tag args <<<"$(modsrc_kdir)"
 	[[ -f $kdir/Makefile ]] || die "--module-src: no kernel build tree at $kdir"
 	if [[ $(type -t buildenv_prepare) != function ]]; then
@@ -70,22 +81,7 @@ modsrc_build() {
 	key=$(printf '%s\n' "recipe $CCS_RECIPE" "kdir $kdir $args" "env $BUILDENV_ID" "src $MODSRC_HASH" |
 		sha256sum | cut -c1-12)
 	dir=$CACHE/cc_src/$tag-$key
-	if [[ ! -f $dir/.complete ]]; then
-		lock_file "$dir.lock"
-		if [[ ! -f $dir/.complete ]]; then
-			log "building $MODSRC for $tag in $dir"
-			rm -rf "$dir"
-			mkdir -p "$dir"
-			while read -r f; do cp "$MODSRC/$f" "$dir/"; done < <(modsrc_files "$MODSRC")
-			# shellcheck disable=SC2086 # ARCH=um or nothing
-			buildenv_run "$kdir" "$dir" make -C "$kdir" M="$dir" $args modules >"$dir/build.log" 2>&1 || {
-				tail -n 12 "$dir/build.log" >&2
-				die "--module-src: building $MODSRC against $tag failed (above: the build's last lines; log: $dir/build.log)"
-			}
-			touch "$dir/.complete"
-		fi
-		unlock
-	fi
+	build_once "$dir" "$MODSRC for $tag" modsrc_make "$kdir" "$tag" "$args"
 	mapfile -t MODSRC_KOS < <(find "$dir" -maxdepth 1 -name '*.ko' | LC_ALL=C sort)
 	((${#MODSRC_KOS[@]})) || die "--module-src: building $MODSRC made no .ko (log: $dir/build.log)"
 	for n in $MODSRC_NAMES; do
