@@ -81,13 +81,19 @@ bbr_a_fair_event_load(struct bbr_a_fair_event_params *e)
  */
 static const u32 bbr_a_fair_rand_sec = 1;
 
+/* No loss at a low queue in the last bbr_a_fair_rand_sec: the stamp that old. */
+static __always_inline void bbr_a_fair_loss_stale(struct bbr_a_fair_state *f)
+{
+	f->loss_stamp = (u16)tcp_jiffies32 - bbr_a_fair_rand_sec * HZ;
+}
+
 void bbr_a_fair_init_state(struct sock *sk)
 {
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	struct bbr *bbr = inet_csk_ca(sk);
 
 	f->round_lost = (u16)tcp_sk(sk)->lost;
-	f->loss_stamp = (u16)tcp_jiffies32 - bbr_a_fair_rand_sec * HZ;
+	bbr_a_fair_loss_stale(f);
 	f->rtt_max_stamp = (u16)tcp_jiffies32;
 	f->row_floor = BBR_A_BASE_NONE;
 	bbr->priv16 = BBR_A_BASE_NONE;
@@ -100,7 +106,7 @@ void bbr_a_fair_init_state(struct sock *sk)
  * for every flow, whatever its own, so that flows of different RTTs regain
  * rate alike (RTT-fair). 20 ms holds a CUBIC flow its share at 0.5 BDP of
  * 20 ms and behind CoDel; 15 ms gave CUBIC more, 25 ms left bbr_a_fair
- * under its share in shallow tail-drop buffers (docs/coexistence.md).
+ * under its share in shallow tail-drop buffers (docs/notebook/coexistence.md).
  */
 static const u32 bbr_a_fair_hi_rtt_us = 20000;
 
@@ -117,7 +123,7 @@ static const u32 bbr_a_fair_compete_rtt_us = 10000;
  * competitor flagged 100: gentler cuts (50, 30) raised utilisation at 0.1
  * BDP of its own kind but cost fairness there. While a competitor is
  * flagged 300, CUBIC's own: with 100 one flow held about three CUBIC
- * flows' worth against four of them (docs/coexistence.md).
+ * flows' worth against four of them (docs/notebook/coexistence.md).
  */
 static const u32 bbr_a_fair_hi_beta_pm = 100;
 static const u32 bbr_a_fair_compete_beta_pm = 300;
@@ -189,8 +195,7 @@ static __always_inline u32 bbr_a_fair_law(const struct sock *sk)
  * A new CUBIC epoch for the bound at rate x, with the law of the flag as it
  * is now: K from the window x fills at the law's RTT; the bound starts at x
  * after a cut (past_k false: the law's 1 - beta point is x), or is x now and
- * grows from there (past_k true). Not cut in a shallow buffer until
- * bbr_a_fair_congestion says so.
+ * grows from there (past_k true).
  */
 static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
 					     bool past_k)
@@ -209,7 +214,6 @@ static __always_inline void bbr_a_fair_epoch(struct sock *sk, u32 x,
 	f->hi_stamp = tcp_jiffies32 - (past_k ? msecs_to_jiffies(k) : 0);
 	f->hi_valid = 1;
 	f->hi_compete = compete;
-	f->hi_shallow = 0;
 	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
 	bbr->priv1 = 0;
 	bbr_a_fair_retarget(sk);
@@ -234,7 +238,7 @@ void bbr_a_fair_bound_round(struct sock *sk)
 	 * while this runs at least every 64 s (HZ 1000)
 	 */
 	if (age > bbr_a_fair_rand_sec * HZ)
-		f->loss_stamp = (u16)tcp_jiffies32 - bbr_a_fair_rand_sec * HZ;
+		bbr_a_fair_loss_stale(f);
 	if (!f->hi_valid)
 		return;
 	f->hi_now = bbr_a_rate16_of(bbr_a_fair_law(sk));
@@ -318,16 +322,6 @@ void bbr_a_fair_round_end(struct sock *sk)
 static const u32 bbr_a_fair_hi_phi_pm = 500;
 
 /*
- * A cut at a fast recovery whose queueing delay was below this, us, comes
- * off the queue allowance (hi_shallow), not the rate: the buffer is then
- * shallower than the flows' allowances, and a cut in rate leaves the link
- * idle until the bound regrows. 7 ms: 0.1 BDP of 50 ms (5 ms) counts as
- * shallow, 0.5 BDP of 20 ms (10 ms) does not; 9 ms was within the seeds'
- * spread of it (docs/coexistence.md).
- */
-static const u32 bbr_a_fair_hi_shallow_us = 7000;
-
-/*
  * Does the path drop at random: did the flow see a loss at a low queue in
  * the last bbr_a_fair_rand_sec (bbr_a_fair_lost)?
  */
@@ -369,13 +363,11 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk, s32 rtt_us)
  * use, and CUBIC's K for the window that bw fills sets how fast it
  * regrows. A recovery in STARTUP or
  * DRAIN is BBR's own overshoot, at a bw that may still be far below the
- * flow's share: DRAIN already gives it back. A recovery whose queueing
- * delay was below bbr_a_fair_hi_shallow_us overflowed a buffer shallower
- * than the flows' queue allowances: their cwnd targets do not bind there,
- * a cut in rate leaves the link idle until the bound regrows, and one in
- * the allowance stops the overflow (bbr_a_fair_cwnd_target). The queueing
- * delay all flows see at the full buffer is the same, so flows of any RTT
- * choose alike.
+ * flow's share: DRAIN already gives it back. Every cut is a cut in the
+ * rate, however shallow the buffer: a loss-based flow's cut leaves the
+ * link partly idle there too, and a flow that went on pacing at its
+ * model's rate after a loss in a 2 ms buffer took 96 % of the link from
+ * one CUBIC flow (62 % behind RED, whose queue stays about as low).
  *
  * On a path that drops at random, losses come at every height of the
  * queue, and a flow starts a recovery at each few of them: the shorter its
@@ -390,48 +382,50 @@ static __always_inline bool bbr_a_fair_queue_high(struct sock *sk, s32 rtt_us)
  * fallen); behind an AQM, which drops at a lower queue, it does, and the
  * rule spares such cuts for a second only. The rule is off while a
  * competitor is flagged: the bound then follows CUBIC's law and cuts at
- * each recovery at a high queue. Not yet handled: losses marked in a
- * recovery or after an RTO, once the queue has drained, and losses TCP
- * later undoes, stamp the time as random ones do.
+ * each recovery at a high queue. Only a loss reported outside a recovery,
+ * or by the ACK that starts one, is taken as evidence of random loss
+ * (bbr_a_fair_lost): losses marked later in a recovery or after an RTO
+ * were dropped before the cut, which has since drained the queue they
+ * met. An RTO, and an undone cut, leave no such evidence standing.
  */
 void bbr_a_fair_congestion(struct sock *sk, s32 rtt_us, bool rto)
 {
 	struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
-	u32 x, rtt, base;
+	u32 x;
 
 	/* the buffer dropped: the competitor test's evidence */
 	bbr->priv2 = 0;
 	bbr->priv1 = 0;
 	bbr_a_fair_retarget(sk);
-	if (!rto && (bbr->mode != BBR_PROBE_BW ||
-		     !bbr_a_fair_queue_high(sk, rtt_us) ||
-		     (!f->compete && bbr_a_fair_rand_loss(sk))))
+	if (rto)
+		bbr_a_fair_loss_stale(f);
+	else if (bbr->mode != BBR_PROBE_BW ||
+		 !bbr_a_fair_queue_high(sk, rtt_us) ||
+		 (!f->compete && bbr_a_fair_rand_loss(sk)))
 		return;
 	x = bbr_a_fair_bw(sk, bbr_bw(sk));
 	if (!x)
 		return;
 	bbr_a_fair_epoch(sk, x, false);
 	bbr->priv1 = 1;
-	/*
-	 * The queueing delay is taken above the lower of min_rtt and the
-	 * connection's lowest RTT: a queue a loss-based flow keeps through
-	 * PROBE_RTT raises min_rtt, and a deep buffer would look shallow.
-	 */
-	base = min(bbr->min_rtt_us, tcp_min_rtt(tcp_sk(sk)));
-	rtt = bbr_a_fair_ack_rtt(sk, rtt_us);
-	f->hi_shallow = !rto && !f->compete && rtt && base != ~0U &&
-			rtt - min(rtt, base) < bbr_a_fair_hi_shallow_us;
 }
 
 /*
  * An ACK in PROBE_BW reported losses: if the queue it saw (about a round
  * after the drops) was low, the buffer probably did not drop them, and the
- * path drops at random (bbr_a_fair_rand_loss). Out of line: few ACKs
- * report losses.
+ * path drops at random (bbr_a_fair_rand_loss). Not inside a recovery or
+ * the Loss state after an RTO, but on the ACK that starts one: losses
+ * marked there came before the cut, which has drained the queue since.
+ * Out of line: few ACKs report losses.
  */
 void bbr_a_fair_lost(struct sock *sk, s32 rtt_us)
 {
+	const struct bbr *bbr = inet_csk_ca(sk);
+
+	if (bbr->prev_ca_state >= TCP_CA_Recovery &&
+	    inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+		return;
 	if (!bbr_a_fair_queue_high(sk, rtt_us))
 		bbr_a_fair_state(sk)->loss_stamp = (u16)tcp_jiffies32;
 }
@@ -444,7 +438,8 @@ void bbr_a_fair_lost(struct sock *sk, s32 rtt_us)
  * reached its plateau there, and the drop is no longer the competitor
  * test's evidence: with none known since, a row of queued dips then needs
  * its floor to move (bbr_a_compete_dip), the side that keeps a longer path
- * from reading as a competitor.
+ * from reading as a competitor. Losses TCP takes back are no evidence of
+ * random loss either.
  */
 void bbr_a_fair_undo(struct sock *sk)
 {
@@ -452,6 +447,7 @@ void bbr_a_fair_undo(struct sock *sk)
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 
 	bbr->priv2 = BBR_A_DIPS_MAX;
+	bbr_a_fair_loss_stale(f);
 	bbr_a_fair_retarget(sk);
 	if (bbr->priv1 && f->hi_valid)
 		bbr_a_fair_epoch(sk, bbr_a_rate16_get(f->hi_max), true);

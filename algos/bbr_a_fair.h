@@ -39,7 +39,7 @@
  *    never taken as less than 2 ms above min_rtt.
  *
  * Sharing a bottleneck with loss-based flows (CUBIC, Reno), two rules
- * (docs/coexistence.md):
+ * (docs/design.md):
  *
  *  - a bound on bw learned from loss: at the start of a fast recovery
  *    while the queue is in the upper half of its recent range
@@ -51,12 +51,9 @@
  *    are not taken as congestion, nor, in PROBE_BW and with no competitor
  *    flagged, for a second after one of them, a loss at a high queue: on
  *    a path that drops at random, the height of the queue at each
- *    recovery would cut a short flow more often than a long one. When the
- *    queueing delay at the loss says the buffer is shallower than the allowances (under 7 ms), the
- *    cut comes off the cwnd target's queue
- *    allowance instead, the same number of packets for flows at the same
- *    rate, and the pacing rate stays the model's, so that the buffer
- *    stays busy after a cut. The law is read once per packet-timed round,
+ *    recovery would cut a short flow more often than a long one. A cut
+ *    is in the rate however shallow the buffer, as a loss-based flow's
+ *    is. The law is read once per packet-timed round,
  *    at its end, and at each cut, as a window-based flow grows its window
  *    once per RTT: the bound holds still within a round;
  *  - a competitor that keeps a queue (fair_compete_us): BBR's PROBE_RTT
@@ -148,9 +145,10 @@ extern struct bbr_a_fair_params bbr_a_fair_params_snap;
  * 16 bits, as the round's losses are (a round that loses 64k packets or
  * more, with as many in flight, reads as losing that many fewer).
  * loss_stamp is kept within bbr_a_fair_rand_sec of now or exactly that old
- * (bbr_a_fair_bound_round, at each round's end and idle restart), so that
- * its 16 bits do not wrap to a recent time unless neither comes for 64 s
- * (HZ 1000; a wrapped stamp then spares cuts for a second at most).
+ * (bbr_a_fair_bound_round, at each round's end and idle restart; set that
+ * old at an RTO), so that its 16 bits do not wrap to a recent time unless
+ * neither comes for 64 s with no RTO (HZ 1000; a wrapped stamp then spares
+ * cuts for a second at most).
  * rtt_max_stamp keeps 16 bits of jiffies: a window over 32 s old (at HZ
  * 1000) may read as recent, and rtt_max then fades one window later. dips
  * counts to 3 at most, the maximum of fair_compete_dips and
@@ -186,7 +184,6 @@ struct bbr_a_fair_state {
 	u32	hi_k_ms:15,		/* CUBIC's K for hi_max, ms */
 		hi_valid:1,		/* a bound is in force */
 		hi_compete:1,		/* ... whose law is the competing one */
-		hi_shallow:1,		/* ... cut in a shallow buffer */
 		compete:1,		/* a competitor keeps the queue */
 		dips:2,			/* PROBE_RTTs in a row against the flag */
 		lossy:1,		/* did the last loss round lose too much? */
@@ -337,12 +334,8 @@ static __always_inline void bbr_a_fair_load(struct bbr_ctx *c)
 }
 
 /*
- * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter,
- * unless the bound was last cut in a shallow buffer (hi_shallow, no
- * competitor flagged); then the model's, the cut coming off the cwnd
- * target's queue allowance (bbr_a_fair_cwnd_target), so that it takes
- * inflight down towards the BDP rather than the rate below the link's.
- * While competing, the bound but no more than twice the model's
+ * The bw to pace at, given the model's and bbr_a_fair_bw's: the latter;
+ * while competing, the bound but no more than twice the model's
  * (bbr_a_compete_pace_bw): the window sets the rate, and pacing still
  * spreads its bursts.
  */
@@ -354,8 +347,6 @@ static __always_inline u32 bbr_a_fair_pace_bw(struct sock *sk,
 
 	if (f->compete)
 		return bbr_a_compete_pace_bw(bw, model_bw);
-	if (f->hi_shallow)
-		return model_bw;
 	return bw;
 }
 
@@ -536,8 +527,6 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 			bbr_a_fair_hold_sample(sk, rs->rtt_us);
 		return;
 	}
-	if (unlikely(rs->losses > 0))
-		bbr_a_fair_lost(sk, c->rtt_us);
 	if (bbr->round_start && !rs->is_app_limited &&
 	    rs->delivered > 0 && rs->interval_us > 0) {
 		f->bw_short = bbr_a_short_next(f->bw_short,
@@ -547,18 +536,22 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					       bbr_max_bw(sk));
 		bbr_a_fair_retarget(sk);
 	}
-	if (rs->rtt_us < 0 || rs->is_ack_delayed)
-		return;
-
-	over = (s16)((u16)tcp_jiffies32 - f->rtt_max_stamp -
-		     bbr_a_fair_rtt_max_win_sec * HZ) > 0;
-	/* within the window, a sample no larger changes nothing: most ACKs */
-	if (!over && (u32)rs->rtt_us <= f->rtt_max_us)
-		return;
-	f->rtt_max_us = bbr_a_rtt_max_next(f->rtt_max_us, (u32)rs->rtt_us,
-					   bbr->min_rtt_us, over, &restart);
-	if (restart)
-		f->rtt_max_stamp = (u16)tcp_jiffies32;
+	if (rs->rtt_us >= 0 && !rs->is_ack_delayed) {
+		over = (s16)((u16)tcp_jiffies32 - f->rtt_max_stamp -
+			     bbr_a_fair_rtt_max_win_sec * HZ) > 0;
+		/* within the window, a sample no larger changes nothing */
+		if (over || (u32)rs->rtt_us > f->rtt_max_us) {
+			f->rtt_max_us = bbr_a_rtt_max_next(f->rtt_max_us,
+							   (u32)rs->rtt_us,
+							   bbr->min_rtt_us,
+							   over, &restart);
+			if (restart)
+				f->rtt_max_stamp = (u16)tcp_jiffies32;
+		}
+	}
+	/* after rtt_max's update: the loss is judged by this ACK's range */
+	if (unlikely(rs->losses > 0))
+		bbr_a_fair_lost(sk, c->rtt_us);
 }
 
 /*
@@ -604,14 +597,6 @@ static __always_inline u32 bbr_a_fair_probe_bw_gain(struct sock *sk,
 }
 
 /*
- * The RTT at which a cut in a shallow buffer comes off the queue allowance,
- * us: (bw - bound) x this packets. 30 ms: with the target's floor at the
- * bound's BDP, 0.1 BDP of its own kind kept its fairness and its
- * retransmissions fell under 1 % at 30 and at 60 ms (docs/coexistence.md).
- */
-static const u32 bbr_a_fair_hi_cut_us = 30000;
-
-/*
  * The PROBE_BW cwnd target before budgets, in packets: one BDP plus
  * fair_cwnd_queue_us of queueing time at bw plus fair_cwnd_pkts packets
  * (fewer for a slow flow).
@@ -640,34 +625,13 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 	const struct bbr *bbr = inet_csk_ca(sk);
 	struct bbr_a_fair_state *f = bbr_a_fair_state(sk);
 	u32 pkts = p->cwnd_pkts, target;
-	u64 w, cut = 0, floor = 0;
+	u64 w;
 
 	if (bbr->mode != BBR_PROBE_BW || unlikely(bbr->min_rtt_us == ~0U))
 		return bbr_bdp(sk, c, bw, gain, BBR_ALGO_A_FAIR);
 	if (likely(f->target))
 		return f->target;
 
-	/*
-	 * A bound last cut in a shallow buffer (hi_shallow): the cut comes off
-	 * the queue allowance only, as (bw - bound) x bbr_a_fair_hi_cut_us,
-	 * the same for flows at the same rate whatever their RTT, and the
-	 * target stays at least one BDP at the bound. The flow paces at the
-	 * model's bw, which a cut no longer brings down, so each congestion
-	 * event cuts the bound again from itself (bbr_a_fair_congestion):
-	 * losses that go on deepen the cut until the floor holds the target.
-	 * (Outside PROBE_BW, above, cwnd is sized by the bound.)
-	 */
-	if (!f->compete && f->hi_shallow) {
-		u32 model = bbr_bw(sk);
-
-		if (model > bw) {
-			cut = DIV_ROUND_UP_ULL((u64)(model - bw) *
-					       bbr_a_fair_hi_cut_us, BW_UNIT);
-			floor = DIV_ROUND_UP_ULL((u64)bw * bbr->min_rtt_us,
-						 BW_UNIT);
-			bw = model;
-		}
-	}
 	if (bbr_a_avg_target(f->compete, f->lossy, f->dips))
 		bw = min(bw, bbr_a_short_bw(bbr_max_bw(sk), f->bw_short));
 	w = (u64)bbr->min_rtt_us + p->cwnd_queue_us;
@@ -685,7 +649,7 @@ static __always_inline u32 bbr_a_fair_cwnd_target(struct sock *sk,
 		pkts = bbr_a_pkts_by_rate(pkts,
 					  (u64)bw * bbr_a_fair_pkts_rate_us,
 					  BW_SCALE);
-	target = bbr_a_queue_target(w, bw, pkts, cut, floor, BW_SCALE);
+	target = bbr_a_queue_target(w, bw, pkts, BW_SCALE);
 	/* kept for the round; a larger one is computed on each ACK */
 	if (target <= U16_MAX)
 		f->target = target;

@@ -274,20 +274,14 @@ static inline u32 bbr_a_budget_by_rate(u32 extra, u64 own, u32 pkts,
 
 /*
  * bbr_a_fair's PROBE_BW cwnd target, packets: bw (packets per us in
- * 1/2^shift) for w_us, rounded up, plus pkts; less cut, where a shallow
- * buffer's cut came off the queue allowance, but not below floor nor the
- * target before the cut, whichever is lower; at
- * most BBR_A_TARGET_MAX, never a 64-bit value cut to its low 32 bits. w_us
- * below 2^32 keeps w_us x bw in 64 bits.
+ * 1/2^shift) for w_us, rounded up, plus pkts; at most BBR_A_TARGET_MAX,
+ * never a 64-bit value cut to its low 32 bits. w_us below 2^32 keeps
+ * w_us x bw in 64 bits.
  */
-static inline u32 bbr_a_queue_target(u64 w_us, u32 bw, u32 pkts, u64 cut,
-				     u64 floor, u32 shift)
+static inline u32 bbr_a_queue_target(u64 w_us, u32 bw, u32 pkts, u32 shift)
 {
 	u64 target = ((w_us * bw + (1ULL << shift) - 1) >> shift) + pkts;
-	u64 lo = floor < target ? floor : target;
 
-	if (cut)
-		target = cut < target && target - cut > lo ? target - cut : lo;
 	return target < BBR_A_TARGET_MAX ? (u32)target : BBR_A_TARGET_MAX;
 }
 

@@ -98,7 +98,8 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 
 V0280_DIR = f"{COEX}/v0280"  # grids whose 0.28.0 runs 0.29.0 was checked against
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
-V0290_DIR = f"{COEX}/v0290"  # the current release's own runs (README.md, results.md)
+V0290_DIR = f"{COEX}/v0290"  # the previous release's runs of the sets not yet run again
+V0300_DIR = f"{COEX}/v0300"  # the current release's own runs (README.md, results.md)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -222,7 +223,7 @@ BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds (5; the starts-within-1 s column: 10 "
              "seeds, each flow starting a random 0..1 s late, screen.sh --start-jitter 1)"),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0290_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{V0300_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -241,7 +242,7 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
-    "results-aqm": Table({"a": f"{V0290_DIR}/aqm/screen_runs.csv"}, ["queue"], [
+    "results-aqm": Table({"a": f"{V0300_DIR}/aqm/screen_runs.csv"}, ["queue"], [
         ([label], {"src": "a", "config": "def", "scenario": sc}) for sc, label in (
             ("bfifo", "drop-tail (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
             ("fq_codel", "fq_codel"), ("step-bfifo", "drop-tail, rate 100/50/100"),

@@ -18,7 +18,7 @@ COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", 
 # bbr_a_fair's (its defaults, config def: the current release's runs) and bbr's
 COEX = "docs/results/coexistence-uml"
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
-       "p": f"{COEX}/v0290/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
+       "p": f"{COEX}/v0300/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
 OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
               ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
               ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),

@@ -132,6 +132,22 @@ def test_shallow_buffer_congestion_cuts_the_bound(run_testbed, tmp_path):
     assert 0.3 < share(summary, "bbr_a_fair") < 0.7, summary["results"][0]["per_cc"]
 
 
+def test_a_shallow_buffer_s_loss_cuts_the_rate_and_cubic_keeps_its_share(run_testbed,
+                                                                           tmp_path):
+    """20 ms, 0.1 BDP (a 2 ms buffer), one flow each, 20..60 s at the defaults. Up to
+    0.29.x a cut at a loss that saw under 7 ms of queue came off the cwnd target's queue
+    allowance and the flow went on pacing at its model's rate; in a buffer this shallow the
+    target never binds, and bbr_a_fair kept 0.96 of the link over 200 s (3 seeds), as bbr
+    does (0.97); 0.962 here. Every cut is now in the rate, as a loss-based flow's is: 0.497.
+
+    Regression test for the removed shallow-buffer branch (bbr_a_fair_congestion,
+    bbr_a_fair_pace_bw): with it this run gives bbr_a_fair over 0.9."""
+    summary = run_testbed(tmp_path / "c0.1", "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
+                          "--buffer-bdp", "0.1", "--duration", "40", "--warmup", "20",
+                          "--sample-ms", "0", "--seed", "1")
+    assert 0.3 < share(summary, "bbr_a_fair") < 0.7, summary["results"][0]["per_cc"]
+
+
 def host_events(run_dir):
     """{dport: [(time_s, fields)]} of every bbr_a_fair flow's trace events, time_s by the
     events' own clock (t_us, TCP's, one clock for every socket of the host)."""

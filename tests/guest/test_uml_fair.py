@@ -92,20 +92,19 @@ def test_fair_where_random_losses_start_many_recoveries(run_testbed, tmp_path):
     assert r["utilization"] > 0.9, r["utilization"]
 
 
-def test_fair_fills_a_buffer_shallower_than_its_allowance(run_testbed, tmp_path):
-    """10 ms vs 50 ms at 0.1 BDP (a 5 ms buffer): each probe overflows the buffer, and a
-    loss-learned bound cut that capped the pacing rate left the link idle while it regrew
-    (utilisation 0.92 on this seed, Jain 0.97). Since 0.11.0 a cut after a loss that saw
-    less than bbr_a_fair_hi_shallow_us (7 ms) of queue comes off the queue allowance
-    instead: 0.939 and 1.000 here.
-
-    Regression test for the hi_shallow cut (bbr_a_fair_cwnd_target, bbr_a_fair_pace_bw):
-    with every cut off the rate this run fails the utilisation bound."""
+def test_fair_in_a_buffer_shallower_than_its_allowance(run_testbed, tmp_path):
+    """10 ms vs 50 ms at 0.1 BDP (a 5 ms buffer): each probe overflows the buffer, and each
+    cut at a loss is a cut in the rate (since 0.30.0, as in a deeper buffer), which leaves
+    the link partly idle until the bound regrows: Jain 0.989, utilisation 0.919, 0.3 %
+    retransmitted on this seed. Up to 0.29.x such a cut came off the queue allowance and
+    the flow went on pacing at its model's rate (1.000 and 0.939), which starved a CUBIC
+    flow in a buffer that shallow (test_uml_coexist.py::
+    test_a_shallow_buffer_s_loss_cuts_the_rate_and_cubic_keeps_its_share)."""
     r = run_testbed(tmp_path / "shallow", "--cc", "bbr_a_fair", "--rtt", "10,50",
                     "--buffer-bdp", "0.1", "--duration", "30", "--sample-ms", "0",
                     "--seed", "1")["results"][0]
-    assert r["utilization"] > 0.93, r["utilization"]
-    assert r["jain"] > 0.99, [f["throughput_mbps"] for f in r["flows"]]
+    assert r["utilization"] > 0.9, r["utilization"]
+    assert r["jain"] > 0.95, [f["throughput_mbps"] for f in r["flows"]]
     assert r["retrans_rate"] < 0.01, r["retrans_rate"]
 
 

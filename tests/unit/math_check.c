@@ -180,18 +180,12 @@ static uint32_t compete_start(uint32_t bw, uint32_t full, uint32_t bound,
 #endif
 
 #ifdef MUTANT_0230
-static uint32_t queue_target(uint64_t w, uint32_t bw, uint32_t pkts,
-			     uint64_t cut, uint64_t floor)
+static uint32_t queue_target(uint64_t w, uint32_t bw, uint32_t pkts)
 {
-	uint64_t t = ((w * bw + (1ULL << 24) - 1) >> 24) + pkts;
-	uint64_t lo = floor < t ? floor : t;
-
-	if (cut)
-		t = t - (cut < t ? cut : t) > lo ? t - (cut < t ? cut : t) : lo;
-	return (uint32_t)t;
+	return (uint32_t)(((w * bw + (1ULL << 24) - 1) >> 24) + pkts);
 }
 #else
-#define queue_target(w, b, p, c, f)	bbr_a_queue_target(w, b, p, c, f, 24)
+#define queue_target(w, b, p)	bbr_a_queue_target(w, b, p, 24)
 #endif
 
 #ifdef MUTANT_0155
@@ -353,13 +347,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "target")) {
-		uint64_t w, cut, floor;
+		uint64_t w;
 		uint32_t bw, pkts;
 
 		while (fgets(line, sizeof(line), stdin) &&
-		       sscanf(line, "%" SCNu64 " %" SCNu32 " %" SCNu32 " %" SCNu64
-			      " %" SCNu64, &w, &bw, &pkts, &cut, &floor) == 5)
-			printf("%" PRIu32 "\n", queue_target(w, bw, pkts, cut, floor));
+		       sscanf(line, "%" SCNu64 " %" SCNu32 " %" SCNu32,
+			      &w, &bw, &pkts) == 3)
+			printf("%" PRIu32 "\n", queue_target(w, bw, pkts));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "lawrtt")) {

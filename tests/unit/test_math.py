@@ -370,23 +370,17 @@ def test_cubic_bound_is_the_same_integer_law_with_its_32_bit_division(build):
 
 
 def test_the_cwnd_target_saturates_rather_than_wrapping(build):
-    """bw x w rounded up plus pkts, less a shallow buffer's cut down to the lower of the
-    floor and the target; above 2^31 - 1 packets it stays there (TCP's infinite window, so
-    that the budgets added to it stay in 32 bits). 0.23.0 (MUTANT_0230) kept the low 32 bits
-    of a larger target: bw and w at their 32-bit maxima, about 2^40 packets, came out as 9489."""
+    """bw x w rounded up plus pkts; above 2^31 - 1 packets it stays there (TCP's infinite
+    window, so that the budgets added to it stay in 32 bits). 0.23.0 (MUTANT_0230) kept the
+    low 32 bits of a larger target: bw and w at their 32-bit maxima, about 2^40 packets, came
+    out as 9489."""
     rng = random.Random(19)
-    cases = [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 10000),
-              rng.choice((0, rng.randint(0, 2**40))), rng.randint(0, 2**40)) for _ in range(5000)]
-    cases += [(35000, 2**32 - 1, 32, 0, 0), (2**32 - 1, 2**32 - 1, 10000, 0, 0),
-              (35000, 2**31, 32, 0, 0), (15000, 10**6, 32, 10**9, 5), (15000, 10**6, 32, 10**9, 10**12),
-              (15000, 2**24, 100, 2**64 - 6, 2**64 - 1), (15000, 2**24, 100, 2**64 - 6, 7)]
+    cases = [(rng.randint(0, 2**32 - 1), rng.randint(0, 2**32 - 1), rng.randint(0, 10000))
+             for _ in range(5000)]
+    cases += [(35000, 2**32 - 1, 32), (2**32 - 1, 2**32 - 1, 10000), (35000, 2**31, 32),
+              (15000, 10**6, 32), (15000, 2**24, 100)]
     stdin = "".join(" ".join(map(str, c)) + "\n" for c in cases)
-    want = []
-    for w, bw, p, cut, floor in cases:
-        t = -(-w * bw // 2**24) + p
-        if cut:
-            t = max(t - min(t, cut), min(floor, t))
-        want.append(min(t, 2**31 - 1))
+    want = [min(-(-w * bw // 2**24) + p, 2**31 - 1) for w, bw, p in cases]
     assert [int(v) for v in run(build(), "target", stdin=stdin)] == want
     old = [int(v) for v in run(build("-DMUTANT_0230", name="old0230"), "target", stdin=stdin)]
     assert want[5001] == 2**31 - 1 and old[5001] == 9489

@@ -160,7 +160,7 @@ def test_bbr_a_fair_answers_to_six_parameters_of_its_own():
 # bbr_a_fair's state fields its PROBE_BW cwnd target is computed from; the target is kept
 # for the round (bbr_a_fair_cwnd_target), so each function that writes one must clear it
 # (bbr_a_fair_retarget, or a function that calls it), or a stale target outlives its inputs
-TARGET_INPUTS = re.compile(r"\bf->(lossy|compete|dips|hi_now|hi_valid|hi_shallow|bw_short)\s*=[^=]")
+TARGET_INPUTS = re.compile(r"\bf->(lossy|compete|dips|hi_now|hi_valid|bw_short)\s*=[^=]")
 RETARGETS = ("bbr_a_fair_retarget(", "bbr_a_fair_epoch(", "bbr_a_fair_bound_round(")
 
 
@@ -200,3 +200,33 @@ def test_bbr_a_fair_reads_the_rounds_losses_in_16_bits():
             if reads:
                 bad[name] = reads
     assert not bad, f"round_lost read or written outside its 16-bit helper: {bad}"
+
+
+def fair_functions():
+    """{name: body} of bbr_a_fair's functions (algos/bbr_a_fair.[ch])."""
+    return {name: body for src in sorted((ROOT / "algos").glob("bbr_a_fair.[ch]"))
+            for name, body in functions(src.read_text())}
+
+
+def test_bbr_a_fair_takes_losses_as_random_only_outside_a_recovery():
+    """A loss at a low queue stamps the time (bbr_a_fair_lost), and for a second a recovery
+    at a high queue does not cut. Up to 0.29.x losses marked inside a recovery or after an
+    RTO, once the cut had drained the queue, stamped it too, and so did losses TCP later
+    undid: then the next congestion loss could go uncut. Since 0.30.0 only an ACK outside
+    a recovery or the one that starts it stamps, and an RTO and an undo leave the stamp
+    stale."""
+    f = fair_functions()
+    lost = f["bbr_a_fair_lost"]
+    guard = re.search(r"if \(bbr->prev_ca_state >= TCP_CA_Recovery &&\s*"
+                      r"inet_csk\(sk\)->icsk_ca_state >= TCP_CA_Recovery\)\s*return;", lost)
+    assert guard and guard.start() < lost.index("loss_stamp ="), lost
+    assert "bbr_a_fair_loss_stale(f);" in f["bbr_a_fair_undo"]
+    assert re.search(r"if \(rto\)\s*bbr_a_fair_loss_stale\(f\);", f["bbr_a_fair_congestion"])
+
+
+def test_bbr_a_fair_judges_an_ack_s_losses_by_its_updated_rtt_max():
+    """bbr_a_fair_lost tests the queue's height against rtt_max's range: on the ACK whose
+    sample ends rtt_max's window (the peak fades) or raises it, the test must see the new
+    range. Up to 0.29.x it ran before the update."""
+    body = fair_functions()["bbr_a_fair_on_ack"]
+    assert body.index("bbr_a_rtt_max_next(") < body.index("bbr_a_fair_lost("), body
