@@ -96,10 +96,11 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
     return text + (f"; bar: {ref}'s {solo}-against-{solo} self-harm there, + 0.1" if bar else "")
 
 
-V0280_DIR = f"{COEX}/v0280"  # grids whose 0.28.0 runs 0.29.0 was checked against
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
-V0290_DIR = f"{COEX}/v0290"  # the previous release's runs of the sets not yet run again
 V0300_DIR = f"{COEX}/v0300"  # the current release's own runs (README.md, results.md)
+SHALLOW = f"{V0300_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
+SHALLOW_POINTS = (("c", "20 ms", "0.1"), ("c", "20 ms", "0.2"), ("c", "20 ms", "0.25"),
+                  ("d", "50 ms", "0.1"))
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -212,9 +213,9 @@ def _spread(x, digits):
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
-        {"p": f"{V0290_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0290_DIR}/own-30s/screen_runs.csv",
-         "j": f"{V0290_DIR}/own-30s-j1/screen_runs.csv"},
+        {"p": f"{V0300_DIR}/own-30s-ref/screen_runs.csv",
+         "q": f"{V0300_DIR}/own-30s/screen_runs.csv",
+         "j": f"{V0300_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
@@ -231,7 +232,7 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
              "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
-    "results-cubic": Table({"h": f"{V0280_DIR}/cubic/screen_runs.csv", **GRID200},
+    "results-cubic": Table({"h": f"{V0300_DIR}/cubic/screen_runs.csv", **GRID200},
                            ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
@@ -253,7 +254,7 @@ BLOCKS = {
         Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM_REFS))],
         what="one bbr_a_fair flow and one cubic flow, 20 ms, 100 Mbit/s, at most 5 BDP "
              "queued, 200 s measured from 60 s; " + computed_what("aqm-200s")),
-    "results-bbr": Table({"b": f"{V0290_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{V0300_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
@@ -261,7 +262,7 @@ BLOCKS = {
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
     "design-bbr-dips": Table(
-        {"d": f"{V0290_DIR}/bbr/dips.csv"},
+        {"d": f"{V0300_DIR}/bbr/dips.csv"},
         ["buffer, BDP"], [([b], {"src": "d", "config": "def", "scenario": "c" + b})
                           for b in COEX_BUFS], [
             Col("PROBE_RTTs", fn=_dip_count(lambda d: True)),
@@ -274,7 +275,7 @@ BLOCKS = {
              "seeds; left: the dip's lowest RTT sample above the flow's lowest of the run; "
              "in a row: within one run; flag set: rule 4's flag after the dip",
         seed_notes=False, unit="PROBE_RTTs"),
-    "results-wide": Table({"w": f"{V0280_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+    "results-wide": Table({"w": f"{V0300_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],
