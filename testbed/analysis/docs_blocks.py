@@ -243,6 +243,15 @@ BLOCKS = {
             Col("harm to cubic (computed)", fn=harm_from_grid, config="def"),
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
+    "results-cubic-shallow": Table({"s": SHALLOW}, ["RTT", "buffer, BDP"], [
+            ([rlabel, b], {"src": "s", "scenario": p + b}) for p, rlabel, b in SHALLOW_POINTS], [
+            Col("runs", "runs", config="def"),
+            Col("bbr_a_fair's share %", "share0", 1, 100, config="def"),
+            Col("Jain", "jain", config="def"),
+            Col("harm to cubic (computed)", fn=harm_against(SHALLOW), config="def"),
+            Col("bar: cubic's self-harm + 0.1", fn=bar_against(SHALLOW), config="def"),
+            Col("bbr's share %", "share0", 1, 100, config="bbr")],
+        what=computed_what("cubic-shallow") + "; bbr: the kernel's, against one cubic flow"),
     "results-aqm": Table({"a": f"{V0300_DIR}/aqm/screen_runs.csv"}, ["queue"], [
         ([label], {"src": "a", "config": "def", "scenario": sc}) for sc, label in (
             ("bfifo", "drop-tail (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
