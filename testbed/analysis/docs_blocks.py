@@ -99,8 +99,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
 V0300_DIR = f"{COEX}/v0300"  # the current release's own runs (README.md, results.md)
 SHALLOW = f"{V0300_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
-SHALLOW_POINTS = (("c", "20 ms", "0.1"), ("c", "20 ms", "0.2"), ("c", "20 ms", "0.25"),
-                  ("d", "50 ms", "0.1"))
+SHALLOW_POINTS = (("c", "0.1"), ("c", "0.2"), ("c", "0.25"), ("d", "0.1"))  # (COEX_RTTS, BDP)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                ("b1", "10 vs 50 ms, 1 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -244,7 +243,8 @@ BLOCKS = {
             Col("bar: cubic's self-harm + 0.1", fn=self_harm_bar, config="def")],
         what=computed_what("grid-200s")),
     "results-cubic-shallow": Table({"s": SHALLOW}, ["RTT", "buffer, BDP"], [
-            ([rlabel, b], {"src": "s", "scenario": p + b}) for p, rlabel, b in SHALLOW_POINTS], [
+            ([dict(COEX_RTTS)[p], b], {"src": "s", "scenario": p + b})
+            for p, b in SHALLOW_POINTS], [
             Col("runs", "runs", config="def"),
             Col("bbr_a_fair's share %", "share0", 1, 100, config="def"),
             Col("Jain", "jain", config="def"),

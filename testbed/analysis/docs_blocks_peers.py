@@ -17,8 +17,9 @@ COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
 # bbr_a_fair's (its defaults, config def: the current release's runs) and bbr's
 COEX = "docs/results/coexistence-uml"
+CURRENT = f"{COEX}/v0300"  # the current release's runs of the README's grids
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
-       "p": f"{COEX}/v0300/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
+       "p": f"{CURRENT}/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
 OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
               ("b0.5", "10 vs 50 ms, 0.5 BDP"), ("b1", "10 vs 50 ms, 1 BDP"),
               ("b5", "10 vs 50 ms, 5 BDP"), ("b20", "10 vs 50 ms, 20 BDP"),
@@ -28,7 +29,7 @@ OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP")
 OWN_CCS = (("bbr_a_fair", "p", "def"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr"))
 # the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
 # ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
-WIDE = {"w": f"{COEX}/v0300/wide-60s/screen_runs.csv",
+WIDE = {"w": f"{CURRENT}/wide-60s/screen_runs.csv",
         "m": "docs/results/paths-uml/hosts-v0280/screen_runs.csv",
         "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
 WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
@@ -36,7 +37,7 @@ WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"
                ("c4-b2", "10, 20, 50, 100 ms, 2 BDP"),
                ("m10-b2", "10 vs 60 ms, 10 flows each, 2 BDP"))
 GRID200 = "docs/results/coexistence-uml/grid-200s/screen_runs.csv"
-CUBIC = {"p": f"{COEX}/v0300/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
+CUBIC = {"p": f"{CURRENT}/cubic/screen_runs.csv", "v3": f"{PEERS}/cubic-200s-bbr3", "g": GRID200}
 CUBIC_POINTS = tuple((f"{p}{b}", rtt, b) for p, rtt in (("c", "20 ms"), ("d", "50 ms"))
                      for b in ("0.5", "1", "2", "5", "10", "20"))
 
