@@ -1,7 +1,11 @@
 """Shared fixtures of the host unit tests."""
 import struct
+import subprocess
+from pathlib import Path
 
 import pytest
+
+SCENARIO = Path(__file__).resolve().parents[2] / "testbed" / "scenario.sh"
 
 
 def write_fake_ko(path, params, version="9.9.9"):
@@ -37,3 +41,24 @@ def fake_ko(tmp_path):
         made.append(write_fake_ko(d / "tcp_bbr_a.ko", params, version))
         return made[-1]
     return make
+
+
+@pytest.fixture
+def plan():
+    """plan(*args) -> (flows, groups): testbed/scenario.sh --plan at 10 Mbit/s with a
+    1000-packet buffer and these options, its "# flows" and "# iperf3" parts, a list of each
+    line's words per part."""
+    def run_plan(*args):
+        p = subprocess.run(["sh", str(SCENARIO), "--plan", "--rate", "10", "--buffer", "1000",
+                            *args], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        flows, groups, part = [], [], None
+        for line in p.stdout.splitlines():
+            if line.startswith("# flows"):
+                part = flows
+            elif line.startswith("# iperf3"):
+                part = groups
+            else:
+                part.append(line.split())
+        return flows, groups
+    return run_plan

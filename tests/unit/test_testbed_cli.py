@@ -281,21 +281,7 @@ def test_topology_teardown_is_idempotent_and_scoped():
             subprocess.run(["ip", "netns", "del", n], capture_output=True)
 
 
-def plan(*args):
-    p = run("sh", SCEN, "--plan", "--rate", "10", "--buffer", "1000", *args)
-    assert p.returncode == 0, p.stderr
-    flows, groups, part = [], [], None
-    for line in p.stdout.splitlines():
-        if line.startswith("# flows"):
-            part = flows
-        elif line.startswith("# iperf3"):
-            part = groups
-        else:
-            part.append(line.split())
-    return flows, groups
-
-
-def test_scenario_plan_groups_flows_that_start_together():
+def test_plan_groups_flows_that_start_together(plan):
     flows, groups = plan("--rtt", "10,50", "--cc", "bbr_a,cubic", "--flows-per-rtt", "3",
                          "--duration", "10")
     # flows alternate between classes; one client per class, one connection per flow
@@ -309,7 +295,7 @@ def test_scenario_plan_groups_flows_that_start_together():
                       ["2", "2", "cubic", "5202", "0.000", "10", "2,4,6"]]
 
 
-def test_scenario_plan_streams_limit_and_separate_starts():
+def test_plan_streams_limit_and_separate_starts(plan):
     _, groups = plan("--rtt", "10", "--flows-per-rtt", "5", "--duration", "10", "--streams", "2")
     assert [(g[0], g[3], g[6]) for g in groups] == [("1", "5201", "1,2"), ("3", "5203", "3,4"),
                                                      ("5", "5205", "5")]
@@ -339,7 +325,7 @@ def test_hosts_per_class_is_refused_in_one_line_naming_the_class(args, msg):
     assert p.stderr.startswith(f"scenario: error: {msg}"), p.stderr
 
 
-def test_scenario_plan_spreads_a_class_over_its_hosts_round_robin():
+def test_plan_spreads_a_class_over_its_hosts_round_robin(plan):
     """--hosts-per-class 2: each class's m-th flow on host (m - 1) mod 2 + 1, a client never
     spans two hosts, hosts.txt's addresses are each host's /30; with 1 the plan is the one
     without the option (no host table)."""

@@ -12,7 +12,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 RF = REPO / "testbed" / "rtt_fairness.sh"
-SCEN = REPO / "testbed" / "scenario.sh"
 SCREEN = REPO / "testbed" / "screen.sh"
 RP = REPO / "testbed" / "reproduce.sh"
 
@@ -85,29 +84,17 @@ def test_bad_items_exit_2_before_anything_is_set_up(tmp_path, args, msg):
 
 
 # -------------------------------------------------------------------- per-class flow counts
-def scen_plan(*args):
-    p = run("sh", SCEN, "--plan", "--rate", "10", "--buffer", "1000", "--duration", "30", *args)
-    assert p.returncode == 0, p.stderr
-    flows, groups, part = [], [], None
-    for line in p.stdout.splitlines():
-        if line.startswith("# flows"):
-            part = flows
-        elif line.startswith("# iperf3"):
-            part = groups
-        else:
-            part.append(line.split())
-    return flows, groups
-
-
-def test_flow_count_per_class_one_against_four():
-    flows, groups = scen_plan("--rtt", "20,20", "--cc", "bbr_a_fair,cubic", "--flows-per-rtt", "1,4")
+def test_flow_count_per_class_one_against_four(plan):
+    flows, groups = plan("--duration", "30", "--rtt", "20,20", "--cc", "bbr_a_fair,cubic",
+                         "--flows-per-rtt", "1,4")
     # index class rtt cc: a class leaves the rotation when its flows are placed
     assert [f[:4] for f in flows] == [["1", "1", "20", "bbr_a_fair"], ["2", "2", "20", "cubic"],
                                       ["3", "2", "20", "cubic"], ["4", "2", "20", "cubic"],
                                       ["5", "2", "20", "cubic"]]
     assert groups == [["1", "1", "bbr_a_fair", "5201", "0.000", "30", "1"],
                       ["2", "2", "cubic", "5202", "0.000", "30", "2,3,4,5"]]
-    flows, _ = scen_plan("--rtt", "10,50,100", "--flows-per-rtt", "3,1,2", "--stagger", "1")
+    flows, _ = plan("--duration", "30", "--rtt", "10,50,100", "--flows-per-rtt", "3,1,2",
+                    "--stagger", "1")
     assert [f[1] for f in flows] == ["1", "2", "3", "1", "3", "1"]
     assert [f[5] for f in flows] == ["0.000", "1.000", "2.000", "3.000", "4.000", "5.000"]
 
@@ -115,11 +102,13 @@ def test_flow_count_per_class_one_against_four():
 @pytest.mark.parametrize("extra", [[], ["--jitter", "1.5", "--seed", "5"],
                                    ["--stagger", "0.25", "--streams", "2"],
                                    ["--starts", "0,1,2,3,4,5", "--jitter", "0.5"]])
-def test_a_count_for_every_class_is_the_single_count(extra):
+def test_a_count_for_every_class_is_the_single_count(extra, plan):
     """One count per class, all equal, gives the flow table of the single count: the flows'
     order, ports and (seeded) starts of today's runs cannot have moved."""
-    single = scen_plan("--rtt", "10,50", "--cc", "bbr,cubic", "--flows-per-rtt", "3", *extra)
-    listed = scen_plan("--rtt", "10,50", "--cc", "bbr,cubic", "--flows-per-rtt", "3,3", *extra)
+    single = plan("--duration", "30", "--rtt", "10,50", "--cc", "bbr,cubic",
+                  "--flows-per-rtt", "3", *extra)
+    listed = plan("--duration", "30", "--rtt", "10,50", "--cc", "bbr,cubic",
+                  "--flows-per-rtt", "3,3", *extra)
     assert single == listed
     assert [f[1] for f in single[0]] == ["1", "2"] * 3
 
