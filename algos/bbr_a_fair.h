@@ -34,7 +34,7 @@
  *    min_rtt), which flows on one bottleneck share whatever their base
  *    RTTs, where BBR-A's rtt / rtt_max is nearer 1 the longer the base
  *    RTT;
- *  - rtt_max is taken in PROBE_BW only, and a peak fades: after each 10 s
+ *  - rtt_max is taken in PROBE_BW only, and a peak fades: after each 2.5 s
  *    window without a larger sample its queueing part halves, and it is
  *    never taken as less than 2 ms above min_rtt.
  *
@@ -317,9 +317,6 @@ void bbr_a_fair_trace(struct sock *sk, struct bbr_a_snapshot *snap);
  * may call the core's own functions.
  */
 
-/* The window after which rtt_max's queueing part halves, seconds. */
-static const u32 bbr_a_fair_rtt_max_win_sec = 10;
-
 /*
  * A boundary of the PROBE_RTT grid expires min_rtt only if it is
  * more than this after the filter's stamp (the last dip), seconds: half
@@ -536,9 +533,21 @@ static __always_inline void bbr_a_fair_on_ack(struct sock *sk,
 					       bbr_max_bw(sk));
 		bbr_a_fair_retarget(sk);
 	}
+	/*
+	 * rtt_max's window, after which its queueing part halves: a quarter
+	 * of the min_rtt filter's, 2.5 s. A peak that a step down of the
+	 * link's rate left (42 ms behind CoDel's 5 ms target) then stops
+	 * reading as the top of the queue's range within seconds, where a
+	 * window of 10 s kept it for 20 s, while the AQM's drops came in the
+	 * lower half of the range and were taken for random loss. A time,
+	 * not the flow's rounds: flows of different RTTs read one queue's
+	 * range and must forget its peaks at one pace (with a window of 64
+	 * min_rtts a 10 ms flow forgot them ten times sooner than a 100 ms
+	 * flow, and drained the harder for it: Jain 0.96).
+	 */
 	if (rs->rtt_us >= 0 && !rs->is_ack_delayed) {
 		over = (s16)((u16)tcp_jiffies32 - f->rtt_max_stamp -
-			     bbr_a_fair_rtt_max_win_sec * HZ) > 0;
+			     bbr_min_rtt_win_sec * HZ / 4) > 0;
 		/* within the window, a sample no larger changes nothing */
 		if (over || (u32)rs->rtt_us > f->rtt_max_us) {
 			f->rtt_max_us = bbr_a_rtt_max_next(f->rtt_max_us,

@@ -53,6 +53,23 @@ def test_probe_rtt_starts_sees_dips_between_events():
     assert probe_rtt_starts(ev) == [2.0, 9.9, 20.5]
 
 
+def test_after_a_step_down_behind_codel_the_drops_cut_the_rate(run_testbed, tmp_path):
+    """20 ms, 5 BDP behind CoDel, the link's rate halved at 40 s; share over the 30 s after
+    it. The queue peaks at about 40 ms before CoDel brings it to its 5 ms target, and
+    rtt_max takes that peak. Up to 0.30.x its queueing part halved each 10 s, so for about
+    20 s CoDel's drops came in the lower half of the queue's range, were taken for random
+    loss, and bbr_a_fair held most of the link while cubic backed off. Since 0.31.0 it
+    halves each 2.5 s (bbr_a_fair_on_ack).
+
+    Regression test for rtt_max's window: with 10 s this run gives bbr_a_fair 0.863 of the
+    link, with 2.5 s 0.740 (seeds 2..4: 0.862..0.923 against 0.704..0.774)."""
+    summary = run_testbed(tmp_path / "step", "--cc", "bbr_a_fair+cubic", "--rtt", "20,20",
+                          "--buffer-bdp", "5", "--qdisc", "codel", "--rate-schedule", "40:50",
+                          "--duration", "70", "--warmup", "40", "--sample-ms", "0",
+                          "--seed", "1")
+    assert share(summary, "bbr_a_fair") < 0.8, summary["results"][0]["per_cc"]
+
+
 def share(summary, cc):
     return summary["results"][0]["per_cc"][cc]["share"]
 
