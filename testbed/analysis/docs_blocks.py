@@ -97,7 +97,8 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 
 
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
-V0300_DIR = f"{COEX}/v0300"  # the current release's own runs (README.md, results.md)
+V0300_DIR = f"{COEX}/v0300"  # 0.30.0's runs that stand for 0.31.0 (bbr and bbr_a's references)
+V0310_DIR = f"{COEX}/v0310"  # the current release's own runs (README.md, results.md)
 SHALLOW = f"{V0300_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
 SHALLOW_POINTS = (("c", "0.1"), ("c", "0.2"), ("c", "0.25"), ("d", "0.1"))  # (COEX_RTTS, BDP)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
@@ -213,7 +214,7 @@ BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
         {"p": f"{V0300_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0300_DIR}/own-30s/screen_runs.csv",
+         "q": f"{V0310_DIR}/own-30s/screen_runs.csv",
          "j": f"{V0300_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
@@ -223,7 +224,7 @@ BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds (5; the starts-within-1 s column: 10 "
              "seeds, each flow starting a random 0..1 s late, screen.sh --start-jitter 1)"),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0300_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{V0310_DIR}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -231,7 +232,7 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
              "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
-    "results-cubic": Table({"h": f"{V0300_DIR}/cubic/screen_runs.csv", **GRID200},
+    "results-cubic": Table({"h": f"{V0310_DIR}/cubic/screen_runs.csv", **GRID200},
                            ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
@@ -252,7 +253,7 @@ BLOCKS = {
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(SHALLOW), config="def"),
             Col("bbr's share %", "share0", 1, 100, config="bbr")],
         what=computed_what("cubic-shallow") + "; bbr: the kernel's, against one cubic flow"),
-    "results-aqm": Table({"a": f"{V0300_DIR}/aqm/screen_runs.csv"}, ["queue"], [
+    "results-aqm": Table({"a": f"{V0310_DIR}/aqm/screen_runs.csv"}, ["queue"], [
         ([label], {"src": "a", "config": "def", "scenario": sc}) for sc, label in (
             ("bfifo", "drop-tail (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
             ("fq_codel", "fq_codel"), ("step-bfifo", "drop-tail, rate 100/50/100"),
@@ -284,7 +285,7 @@ BLOCKS = {
              "seeds; left: the dip's lowest RTT sample above the flow's lowest of the run; "
              "in a row: within one run; flag set: rule 4's flag after the dip",
         seed_notes=False, unit="PROBE_RTTs"),
-    "results-wide": Table({"w": f"{V0300_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+    "results-wide": Table({"w": f"{V0310_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],
