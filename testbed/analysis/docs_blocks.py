@@ -99,7 +99,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
 V0300_DIR = f"{COEX}/v0300"  # 0.30.0's runs that stand for 0.31.0 (bbr and bbr_a's references)
 V0310_DIR = f"{COEX}/v0310"  # the current release's own runs (README.md, results.md)
-SHALLOW = f"{V0300_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
+SHALLOW = f"{V0310_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
 SHALLOW_POINTS = (("c", "0.1"), ("c", "0.2"), ("c", "0.25"), ("d", "0.1"))  # (COEX_RTTS, BDP)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
