@@ -7,7 +7,7 @@ from .tables import values
 PATHS = "docs/results/paths-uml"
 # bbr_a_fair's runs on the current release (v, sv); the kernel's bbr and cubic, whose packets
 # the module does not change, from earlier screens (n, s)
-ROUTE = {"v": f"{PATHS}/route-v0280", "n": f"{PATHS}/route"}
+ROUTE = {"v": f"{PATHS}/route-v0310", "n": f"{PATHS}/route"}
 SOLO = {"sv": f"{PATHS}/route-solo-v0280", "s": f"{PATHS}/route-solo"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
