@@ -264,7 +264,7 @@ BLOCKS = {
         Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM_REFS))],
         what="one bbr_a_fair flow and one cubic flow, 20 ms, 100 Mbit/s, at most 5 BDP "
              "queued, 200 s measured from 60 s; " + computed_what("aqm-200s")),
-    "results-bbr": Table({"b": f"{V0300_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{V0310_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
@@ -272,7 +272,7 @@ BLOCKS = {
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
     "design-bbr-dips": Table(
-        {"d": f"{V0300_DIR}/bbr/dips.csv"},
+        {"d": f"{V0310_DIR}/bbr/dips.csv"},
         ["buffer, BDP"], [([b], {"src": "d", "config": "def", "scenario": "c" + b})
                           for b in COEX_BUFS], [
             Col("PROBE_RTTs", fn=_dip_count(lambda d: True)),

@@ -51,7 +51,7 @@ def test_blocks_render_from_committed_summaries_only():
                     "docs/results/convergence-uml/convergence-aad7e6c.csv",
                     "docs/results/stress-uml/runs.csv",
                     # per PROBE_RTT of the runs' gain traces (analyze.py --trace-dips)
-                    "docs/results/coexistence-uml/v0300/bbr/dips.csv") or path.startswith(
+                    "docs/results/coexistence-uml/v0310/bbr/dips.csv") or path.startswith(
                     "docs/results/guest-soak/"), (name, path)  # per guest run
                 assert path in tracked, (name, path)
             elif path.endswith(".json"):  # one summary.json of a --repeat set, committed as is
