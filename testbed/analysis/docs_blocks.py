@@ -213,7 +213,7 @@ def _spread(x, digits):
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
-        {"p": f"{V0300_DIR}/own-30s-ref/screen_runs.csv",
+        {"p": f"{V0310_DIR}/own-30s-ref/screen_runs.csv",
          "q": f"{V0310_DIR}/own-30s/screen_runs.csv",
          "j": f"{V0300_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
