@@ -361,7 +361,7 @@ BLOCKS = {
         unit="timed runs"),
     # docs/results.md
     "results-convergence": Table(
-        {"f": f"{COEX}/convergence-v0300/windows.csv",
+        {"f": f"{COEX}/convergence-v0310/windows.csv",
          "w": f"{COEX}/convergence-v0230/windows.csv"}, ["window"], [
             ([f"{t0}..{t0 + 30} s"], {"t0_s": f"{float(t0)}"}) for t0 in range(0, 300, 30)],
         [Col(f"{label}, {slabel}", "share", 2, src=src, config=cfg, scenario=sc, part=part)
