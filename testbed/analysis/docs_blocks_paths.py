@@ -76,7 +76,7 @@ def many_hosts_table():
 
 def route_loss_table():
     """The route change on a lossy link beside the same paths from the start."""
-    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0300"}, ["paths", "cc"], [
+    return Table({"l": f"{PATHS}/route-loss", "f": f"{PATHS}/route-loss-v0310"}, ["paths", "cc"], [
         ([what, cc], {"src": src, "scenario": pt, "config": cc})
         for pt, what in (("up15-loss", "10 -> 25 ms at 20 s"), ("static-25-loss", "25 / 50 ms from the start"))
         for cc, src in (("bbr_a_fair", "f"), ("bbr", "l"))],
