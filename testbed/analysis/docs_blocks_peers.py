@@ -9,7 +9,7 @@ from .docs_blocks_paths import COND, CONDITIONS
 from .tables import load_runs, mean_ci95, values
 
 PEERS = "docs/results/peers-uml"
-COEXIST = {"f": f"{PEERS}/coexist", "n": f"{PEERS}/coexist-v0300", "v3": f"{PEERS}/coexist-bbr3"}
+COEXIST = {"f": f"{PEERS}/coexist", "n": f"{PEERS}/coexist-v0310", "v3": f"{PEERS}/coexist-bbr3"}
 COEXIST_BDP = ("0.1", "1", "2", "4", "8", "16")
 # (label, source, config) of the BBR-like flow beside cubic
 COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", "v3", "bbr3"))
