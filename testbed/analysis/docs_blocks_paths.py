@@ -90,7 +90,7 @@ def route_loss_table():
 # bbr_a_fair's runs: on the current release against its own kind (o), and against cubic (y)
 # of an earlier build whose packets it sends (docs/paths.md); the kernel's bbr and cubic,
 # whose packets the module does not change, from earlier screens (c, x)
-COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0280",
+COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0310",
         "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0280"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
