@@ -8,7 +8,7 @@ PATHS = "docs/results/paths-uml"
 # bbr_a_fair's runs on the current release (v, sv); the kernel's bbr and cubic, whose packets
 # the module does not change, from earlier screens (n, s)
 ROUTE = {"v": f"{PATHS}/route-v0310", "n": f"{PATHS}/route"}
-SOLO = {"sv": f"{PATHS}/route-solo-v0280", "s": f"{PATHS}/route-solo"}
+SOLO = {"sv": f"{PATHS}/route-solo-v0310", "s": f"{PATHS}/route-solo"}
 
 # (point, what happens to the paths); the static-* points have the new RTTs from the start
 ROUTE_POINTS = (
