@@ -97,7 +97,6 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 
 
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
-V0300_DIR = f"{COEX}/v0300"  # 0.30.0's runs that stand for 0.31.0 (bbr and bbr_a's references)
 V0310_DIR = f"{COEX}/v0310"  # the current release's own runs (README.md, results.md)
 SHALLOW = f"{V0310_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
 SHALLOW_POINTS = (("c", "0.1"), ("c", "0.2"), ("c", "0.25"), ("d", "0.1"))  # (COEX_RTTS, BDP)
@@ -215,7 +214,7 @@ BLOCKS = {
     "readme-where-it-stands": screen_rows(
         {"p": f"{V0310_DIR}/own-30s-ref/screen_runs.csv",
          "q": f"{V0310_DIR}/own-30s/screen_runs.csv",
-         "j": f"{V0300_DIR}/own-30s-j1/screen_runs.csv"},
+         "j": f"{V0310_DIR}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
