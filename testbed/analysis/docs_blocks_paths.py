@@ -91,7 +91,7 @@ def route_loss_table():
 # of an earlier build whose packets it sends (docs/paths.md); the kernel's bbr and cubic,
 # whose packets the module does not change, from earlier screens (c, x)
 COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0310",
-        "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0280"}
+        "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0310"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),
               ("jitter10", "jitter 10 ms"), ("ackagg", "ACKs in 2..8 ms slots"),
               ("offloads", "offloads on"), ("reverse", "one reverse flow per path"))
