@@ -102,6 +102,8 @@ def _counted(values, unit="runs"):
 
 
 PROVENANCE_DIR = "docs/results/provenance"
+# the current release's runs of the README's grids (README.md, results.md, peers.md)
+CURRENT = "docs/results/coexistence-uml/v0310"
 
 
 def provenance_facts(table, used):

@@ -7,7 +7,7 @@ import functools
 import os
 
 from .cost import ack_cost_summary, cost_summary
-from .docs import REPO, Col, Table, grid
+from .docs import CURRENT, REPO, Col, Table, grid
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS, load_runs, mean_ci95, values
@@ -97,8 +97,7 @@ def computed_what(ref, whose="cubic's", solo="cubic", bar=True):
 
 
 AQM_REFS = f"{COEX}/aqm-200s/screen_runs.csv"  # cubic alone and against cubic, by queue
-V0310_DIR = f"{COEX}/v0310"  # the current release's own runs (README.md, results.md)
-SHALLOW = f"{V0310_DIR}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
+SHALLOW = f"{CURRENT}/cubic-shallow/screen_runs.csv"  # below the CUBIC grid, with references
 SHALLOW_POINTS = (("c", "0.1"), ("c", "0.2"), ("c", "0.25"), ("d", "0.1"))  # (COEX_RTTS, BDP)
 RESULTS_OWN = (("b5", "10 vs 50 ms, 5 BDP (the paper's)"), ("b0.1", "10 vs 50 ms, 0.1 BDP"),
                ("b0.2", "10 vs 50 ms, 0.2 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
@@ -212,9 +211,9 @@ def _spread(x, digits):
 BLOCKS = {
     # README.md, "Where it stands"
     "readme-where-it-stands": screen_rows(
-        {"p": f"{V0310_DIR}/own-30s-ref/screen_runs.csv",
-         "q": f"{V0310_DIR}/own-30s/screen_runs.csv",
-         "j": f"{V0310_DIR}/own-30s-j1/screen_runs.csv"},
+        {"p": f"{CURRENT}/own-30s-ref/screen_runs.csv",
+         "q": f"{CURRENT}/own-30s/screen_runs.csv",
+         "j": f"{CURRENT}/own-30s-j1/screen_runs.csv"},
         [([cc, label], {"src": src, "config": cfg, "scenario": s})
          for s, label in WHERE[:2] for cc, cfg, src in (("bbr", "bbr", "p"),
                                                         ("bbr_a", "abbr", "p"),
@@ -223,7 +222,7 @@ BLOCKS = {
         what="mean +- 95 % CI half-width over the seeds (5; the starts-within-1 s column: 10 "
              "seeds, each flow starting a random 0..1 s late, screen.sh --start-jitter 1)"),
     # docs/results.md: the current release's runs
-    "results-own": Table({"p": f"{V0310_DIR}/own-30s/screen_runs.csv"},
+    "results-own": Table({"p": f"{CURRENT}/own-30s/screen_runs.csv"},
                          ["scenario"], [
         ([label], {"src": "p", "config": "def", "scenario": sc}) for sc, label in RESULTS_OWN], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
@@ -231,7 +230,7 @@ BLOCKS = {
         Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="mean +- 95 % CI half-width over the seeds; one flow per RTT, 100 Mbit/s, 30 s "
              "measured from 5 s; the queue delay is the bottleneck's", seed_notes=False),
-    "results-cubic": Table({"h": f"{V0310_DIR}/cubic/screen_runs.csv", **GRID200},
+    "results-cubic": Table({"h": f"{CURRENT}/cubic/screen_runs.csv", **GRID200},
                            ["RTT", "buffer, BDP"], [
             ([rlabel, b], {"src": "h", "scenario": p + b})
             for p, rlabel in COEX_RTTS for b in COEX_BUFS], [
@@ -252,7 +251,7 @@ BLOCKS = {
             Col("bar: cubic's self-harm + 0.1", fn=bar_against(SHALLOW), config="def"),
             Col("bbr's share %", "share0", 1, 100, config="bbr")],
         what=computed_what("cubic-shallow") + "; bbr: the kernel's, against one cubic flow"),
-    "results-aqm": Table({"a": f"{V0310_DIR}/aqm/screen_runs.csv"}, ["queue"], [
+    "results-aqm": Table({"a": f"{CURRENT}/aqm/screen_runs.csv"}, ["queue"], [
         ([label], {"src": "a", "config": "def", "scenario": sc}) for sc, label in (
             ("bfifo", "drop-tail (bfifo)"), ("red", "RED"), ("codel", "CoDel"),
             ("fq_codel", "fq_codel"), ("step-bfifo", "drop-tail, rate 100/50/100"),
@@ -263,7 +262,7 @@ BLOCKS = {
         Col("bar: cubic's self-harm + 0.1", fn=bar_against(AQM_REFS))],
         what="one bbr_a_fair flow and one cubic flow, 20 ms, 100 Mbit/s, at most 5 BDP "
              "queued, 200 s measured from 60 s; " + computed_what("aqm-200s")),
-    "results-bbr": Table({"b": f"{V0310_DIR}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
+    "results-bbr": Table({"b": f"{CURRENT}/bbr/screen_runs.csv"}, ["buffer, BDP"], [
         ([b], {"src": "b", "config": "def", "scenario": "c" + b}) for b in COEX_BUFS], [
         Col("runs", "runs"), Col("bbr_a_fair's share %", "share0", 1, 100),
         Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min")],
@@ -271,7 +270,7 @@ BLOCKS = {
              "20 ms, 100 Mbit/s, 200 s measured from 60 s; share: of the two flows' "
              "throughput"),
     "design-bbr-dips": Table(
-        {"d": f"{V0310_DIR}/bbr/dips.csv"},
+        {"d": f"{CURRENT}/bbr/dips.csv"},
         ["buffer, BDP"], [([b], {"src": "d", "config": "def", "scenario": "c" + b})
                           for b in COEX_BUFS], [
             Col("PROBE_RTTs", fn=_dip_count(lambda d: True)),
@@ -284,7 +283,7 @@ BLOCKS = {
              "seeds; left: the dip's lowest RTT sample above the flow's lowest of the run; "
              "in a row: within one run; flag set: rule 4's flag after the dip",
         seed_notes=False, unit="PROBE_RTTs"),
-    "results-wide": Table({"w": f"{V0310_DIR}/wide-60s/screen_runs.csv"}, ["scenario"], [
+    "results-wide": Table({"w": f"{CURRENT}/wide-60s/screen_runs.csv"}, ["scenario"], [
         ([label], {"src": "w", "config": "def", "scenario": sc}) for sc, label in RESULTS_WIDE], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("utilisation", "utilization"), Col("queue delay ms", "qdelay_mean_ms", 1)],

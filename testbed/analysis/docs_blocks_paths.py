@@ -87,9 +87,9 @@ def route_loss_table():
              "over 50..119 s")
 
 
-# bbr_a_fair's runs: on the current release against its own kind (o), and against cubic (y)
-# of an earlier build whose packets it sends (docs/paths.md); the kernel's bbr and cubic,
-# whose packets the module does not change, from earlier screens (c, x)
+# bbr_a_fair's runs on the current release: against its own kind (o) and against cubic (y);
+# the kernel's bbr and cubic, whose packets the module does not change, from earlier
+# screens (c, x)
 COND = {"c": f"{PATHS}/conditions", "o": f"{PATHS}/conditions-v0310",
         "x": f"{PATHS}/conditions-cubic-v0241", "y": f"{PATHS}/conditions-cubic-v0310"}
 CONDITIONS = (("clean", "clean path"), ("jitter2", "jitter 2 ms"), ("jitter5", "jitter 5 ms"),

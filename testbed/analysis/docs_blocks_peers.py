@@ -4,7 +4,7 @@ BBRv3 (a UML kernel built with BBR_A_UML_PATCH), beside bbr_a_fair on the same t
 BLOCKS; this module imports nothing from it."""
 import os
 
-from .docs import REPO, Col, Table
+from .docs import CURRENT, REPO, Col, Table
 from .docs_blocks_paths import COND, CONDITIONS
 from .tables import load_runs, mean_ci95, values
 
@@ -16,8 +16,6 @@ COEXIST_CCS = (("bbr_a_fair", "n", "bbr_a_fair"), ("bbr", "f", "bbr"), ("bbr3", 
 
 # BBRv3 on the grids of the README's headline tables, beside the runs those tables show:
 # bbr_a_fair's (its defaults, config def: the current release's runs) and bbr's
-COEX = "docs/results/coexistence-uml"
-CURRENT = f"{COEX}/v0310"  # the current release's runs of the README's grids
 OWN = {"g": "docs/results/fair-gains-uml/grid-30s/screen_runs.csv",
        "p": f"{CURRENT}/own-30s/screen_runs.csv", "v3": f"{PEERS}/own-30s-bbr3"}
 OWN_POINTS = (("b0.1", "10 vs 50 ms, 0.1 BDP"), ("b0.2", "10 vs 50 ms, 0.2 BDP"),
