@@ -2,6 +2,7 @@
 generated from committed data): a reader must be able to check out what made a result.
 Short commit ids are 7 to 10 lower-case hex digits with a letter and a digit among them;
 the module and testbed source hashes (12 digits) and srcversions (upper case) are not."""
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -31,6 +32,23 @@ def test_the_pattern_finds_commit_ids_only():
 def test_every_cited_commit_resolves():
     commits = cited()
     assert len(commits) > 5, "no citations found: has the wording changed?"
-    missing = {c: f for c, f in commits.items() if subprocess.run(
-        ["git", "cat-file", "-e", f"{c}^{{commit}}"], cwd=ROOT, capture_output=True).returncode}
+    missing = {c: f for c, f in commits.items() if not in_history(c)}
     assert not missing, f"commits cited in docs that are not in the history: {missing}"
+
+
+def in_history(commit):
+    """An ancestor of HEAD, not merely an object here: a commit amended away or left on a
+    local branch is still in this clone's object store but not in a fresh clone of main."""
+    return subprocess.run(["git", "merge-base", "--is-ancestor", f"{commit}^{{commit}}", "HEAD"],
+                          cwd=ROOT, capture_output=True).returncode == 0
+
+
+def test_a_commit_only_in_the_object_store_is_not_in_the_history():
+    who = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    detached = subprocess.run(["git", "commit-tree", "HEAD^{tree}", "-m", "detached"], cwd=ROOT,
+                              env={**os.environ, **who}, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    assert not in_history(detached)
+    assert in_history(subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                                     text=True, check=True).stdout.strip())
