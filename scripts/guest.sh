@@ -49,11 +49,13 @@ Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
 Cache: $CACHE (BBR_A_CACHE). The newest Debian kernel of the series is used; pin one
 with BBR_A_KVER_<series, _ for .>, e.g. BBR_A_KVER_6_1=6.1.0-NN-amd64.
-Extra kernel command line words: BBR_A_GUEST_APPEND. Guest CPU model: BBR_A_QEMU_CPU
+Extra kernel command line words: BBR_A_GUEST_APPEND. A kernel that has not reached init
+after BBR_A_GUEST_BOOT_TIMEOUT wall seconds (default 240) is booted once more. Guest CPU model: BBR_A_QEMU_CPU
 (default qemu64,+rdrand; see docs/backends.md).
 EOF
 }
 
+boot_tmo=${BBR_A_GUEST_BOOT_TIMEOUT:-240}
 series='' vtime=0 tmo=900 out='' mem=1024 smp='' ko='' seed=1 files=()
 args=("$@")
 while [[ $# -gt 0 ]]; do
@@ -86,6 +88,7 @@ for v in tmo mem ${smp:+smp}; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/tmo/timeout} needs a positive integer"
 done
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed needs a non-negative integer"
+[[ $boot_tmo =~ ^[1-9][0-9]*$ ]] || die "BBR_A_GUEST_BOOT_TIMEOUT needs a positive integer (seconds)"
 [[ -z $ko || -f $ko ]] || die "--ko $ko: no such file"
 case $ko in '' | *.ko | *.ko.xz | *.ko.zst | *.ko.gz) ;;
 *) die "--ko $ko: not a module file (.ko, .ko.xz, .ko.zst or .ko.gz)" ;; esac
@@ -147,38 +150,64 @@ if [[ -n $out ]]; then mkdir -p "$out" || die "cannot create --out $out"; out=$(
 else mkdir "$tmp/out"; fi
 share=${out:-$tmp/out}
 
-# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
-if ((vtime)); then accel=(-accel tcg -icount shift=0,sleep=off -rtc clock=vm)
-else accel=(-accel tcg,thread=multi); fi
-log "booting $kver ($( ((vtime)) && echo virtual || echo real) time, $smp vCPU, $mem MB)"
-mkfifo "$tmp/stdout"
-cat "$tmp/stdout" &
-catpid=$!
-t0=$(date +%s.%N)
-timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-	"${accel[@]}" -cpu "${BBR_A_QEMU_CPU:-qemu64,+rdrand}" -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
-	-kernel "$kdir/vmlinux" -initrd "$tmp/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 tsc=reliable rdinit=/init ${BBR_A_GUEST_APPEND:-}" \
-	-serial "file:$tmp/console.log" -serial "file:$tmp/stdout" -serial "file:$tmp/ctl" \
-	-virtfs "local,path=${share//,/,,},mount_tag=bbr_a_out,security_model=none" \
-	2>"$tmp/qemu.err" &
-qpid=$!
-qrc=0
-wait "$qpid" || qrc=$?
-qpid=
-t1=$(date +%s.%N)
-# Unblock the reader if QEMU never opened the pipe, then let it drain.
-exec 3<>"$tmp/stdout"
-exec 3>&-
-wait "$catpid" || true
-catpid=
-
 con=$tmp/console.log
 tail_console() {
 	echo "---- last 40 lines of the guest console ($kver) ----" >&2
 	tail -n 40 "$con" 2>/dev/null | tr -d '\r' >&2
 	echo "----" >&2
 }
+
+# A kernel that hangs in its own boot, before init runs and so before any project code
+# (seen under TCG: the console stops mid-boot while QEMU spins), is killed after boot_tmo
+# wall seconds without init's "booted", its console kept as console-hung.log, and booted
+# once more; a console that shows a fault is never retried.
+boot() { # boot the guest once; sets qrc, t0, t1; returns 3 if the kernel hung before init
+	local hung=0 start
+	rm -f "$tmp/stdout" "$tmp/ctl" "$tmp/console.log"
+	mkfifo "$tmp/stdout"
+	cat "$tmp/stdout" &
+	catpid=$!
+	t0=$(date +%s.%N) start=$SECONDS
+	timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+		"${accel[@]}" -cpu "${BBR_A_QEMU_CPU:-qemu64,+rdrand}" -smp "$smp" -m "$mem" -pidfile "$tmp/qemu.pid" \
+		-kernel "$kdir/vmlinux" -initrd "$tmp/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 tsc=reliable rdinit=/init ${BBR_A_GUEST_APPEND:-}" \
+		-serial "file:$tmp/console.log" -serial "file:$tmp/stdout" -serial "file:$tmp/ctl" \
+		-virtfs "local,path=${share//,/,,},mount_tag=bbr_a_out,security_model=none" \
+		2>"$tmp/qemu.err" &
+	qpid=$!
+	while kill -0 "$qpid" 2>/dev/null && ! grep -q '^booted' "$tmp/ctl" 2>/dev/null; do
+		if ((SECONDS - start >= boot_tmo)); then hung=1; kill "$qpid"; break; fi
+		sleep 1
+	done
+	qrc=0
+	wait "$qpid" || qrc=$?
+	qpid=
+	t1=$(date +%s.%N)
+	# Unblock the reader if QEMU never opened the pipe, then let it drain.
+	exec 3<>"$tmp/stdout"
+	exec 3>&-
+	wait "$catpid" || true
+	catpid=
+	((hung)) && [[ -z $(console_fault "$tmp/console.log") ]] && return 3
+	return 0
+}
+
+# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
+if ((vtime)); then accel=(-accel tcg -icount shift=0,sleep=off -rtc clock=vm)
+else accel=(-accel tcg,thread=multi); fi
+for try in 1 2; do
+	log "booting $kver ($( ((vtime)) && echo virtual || echo real) time, $smp vCPU, $mem MB)"
+	boot && break
+	[[ -n $out ]] && cp "$tmp/console.log" "$out/console-hung.log"
+	last=$(tr -d '\r' <"$tmp/console.log" | grep -v '^$' | tail -n1)
+	if ((try == 2)); then
+		tail_console
+		DIE_RC=123 die "the $kver guest did not boot, twice: its kernel hung before init (no project code had run) for ${boot_tmo}s"
+	fi
+	log "the $kver kernel hung in its boot, before init and any project code (${boot_tmo}s; its console's last line: ${last:-none}); booting it again"
+done
+
 status=$(sed -n 's/^rc \([0-9]*\).*/\1/p' "$tmp/ctl" 2>/dev/null | tail -n1)
 wall=$(echo "$t1 - $t0" | bc)
 DIE_RC=125

@@ -21,6 +21,7 @@ idle 2-core machine.
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,24 @@ def test_broken_module_fails_clearly(variant, tmp_path):
     assert rc == 1, f"the TAP script should fail (exit 1), not the runner\n{report}"
     assert any(d.startswith(must_fail) for d in bad), f"'{must_fail}' did not fail\n{report}"
     assert re.search(r"^# \d+ passed, [1-9]\d* failed", out, re.M), report
+
+
+def test_a_kernel_that_hangs_before_init_is_booted_once_more(tmp_path):
+    """A guest kernel that hangs in its own boot, before init and any project code (seen under
+    TCG: docs/backends.md, 2026-12-04), is killed once BBR_A_GUEST_BOOT_TIMEOUT passes without
+    init's "booted", booted again, and after a second hang fails as "did not boot" (123), long
+    before the run's --timeout. Here the kernel waits for a root device that never comes."""
+    env = {**os.environ, "BBR_A_GUEST_BOOT_TIMEOUT": "30",
+           "BBR_A_GUEST_APPEND": "rdinit=/none root=/dev/vdz rootwait"}
+    t0 = time.monotonic()
+    p = subprocess.run([str(GUEST), "--kernel", KERNELS[0], "--timeout", "600", "--out",
+                        str(tmp_path), "--", "true"], cwd=REPO, env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 123, p.stderr[-3000:]
+    assert p.stderr.count("booting it again") == 1, p.stderr[-3000:]
+    assert "did not boot, twice" in p.stderr and "no project code had run" in p.stderr
+    assert "Waiting for root device" in (tmp_path / "console-hung.log").read_text()
+    assert time.monotonic() - t0 < 500, "the hang should end the run, not its --timeout"
 
 
 @pytest.mark.parametrize("tool", ["zstd", "gzip"])
