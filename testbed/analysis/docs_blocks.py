@@ -546,7 +546,7 @@ WALL_BLOCKS = {
 BLOCKS.update(WALL_BLOCKS)
 
 STRESS = {"s": "docs/results/stress-uml/runs.csv"}
-STRESS_RUNS = [("sanitize-0290", "short form, sanitizer kernel")]
+STRESS_RUNS = [("sanitize-1000", "short form, sanitizer kernel")]
 
 
 def _field(fmt):
