@@ -146,12 +146,12 @@ def cubic_conditions(buffer):
 
 
 CELL = {"c": f"{PATHS}/cellular", "ca": f"{PATHS}/cellular", "s": f"{PATHS}/cellular-solo",
-        "cv": f"{PATHS}/cellular-v0280", "sv": f"{PATHS}/cellular-solo-v0280",
-        "av": f"{PATHS}/cellular-att-v0280"}
+        "cv": f"{PATHS}/cellular-v1000", "sv": f"{PATHS}/cellular-solo-v1000",
+        "av": f"{PATHS}/cellular-att-v1000"}
 CELL_ROWS = (("s", "verizon", "Verizon LTE, one 40 ms flow"), ("s", "att", "AT&T LTE, one 40 ms flow"),
              ("c", "verizon", "Verizon LTE, 20 vs 80 ms"), ("ca", "att", "AT&T LTE, 20 vs 80 ms"))
 # bbr_a_fair's runs on the current release, by the row's source (its AT&T two-flow runs are
-# the five seeds of cellular-att-v0280)
+# the five seeds of cellular-att-v1000)
 CELL_FAIR = {"s": "sv", "c": "cv", "ca": "av"}
 
 
@@ -172,7 +172,7 @@ def cellular_table():
                       "RTT over every flow's ss samples (rtt_queueing_p95_ms)")
 
 
-CELL_ATT = {"a": f"{PATHS}/cellular-att-v0241", "b": f"{PATHS}/cellular-att-v0280"}
+CELL_ATT = {"a": f"{PATHS}/cellular-att-v0241", "b": f"{PATHS}/cellular-att-v1000"}
 
 
 def per_seed(metric, digits):
