@@ -36,7 +36,7 @@ def route_table(metric, digits, worst=False):
                  cols, what=ROUTE_WHAT)
 
 
-HOSTS = {"w": f"{PATHS}/hosts-v0280", "n": f"{PATHS}/hosts-netns"}
+HOSTS = {"w": f"{PATHS}/hosts-v1000", "n": f"{PATHS}/hosts-netns"}
 HOSTS_POINTS = (("b5", "10 vs 50 ms, 5 BDP"), ("b0.5", "10 vs 50 ms, 0.5 BDP"),
                 ("m10-b2", "10 vs 60 ms, 2 BDP, 10 flows per class"),
                 ("m50-b2", "10 vs 60 ms, 2 BDP, 50 flows per class"))
@@ -59,7 +59,7 @@ def hosts_table():
                  "dip (commit 43a3dea4)")
 
 
-MANY = {"a": f"{PATHS}/hosts-v0280", "b": f"{PATHS}/hosts-many-v0280"}
+MANY = {"a": f"{PATHS}/hosts-v1000", "b": f"{PATHS}/hosts-many-v1000"}
 
 
 def many_hosts_table():

@@ -28,7 +28,7 @@ OWN_CCS = (("bbr_a_fair", "p", "def"), ("bbr3", "v3", "bbr3"), ("bbr", "g", "bbr
 # the wide list: bbr_a_fair's runs of it (sl), bbr's of the wide grid (60 s points only: its
 # ten-flow runs are 40 s long), bbr3's (60 s points and m10-b2 in one tree)
 WIDE = {"w": f"{CURRENT}/wide-60s/screen_runs.csv",
-        "m": "docs/results/paths-uml/hosts-v0280/screen_runs.csv",
+        "m": "docs/results/paths-uml/hosts-v1000/screen_runs.csv",
         "r": "docs/results/fairness-wide-uml/rtt-60s/screen_runs.csv", "v3": f"{PEERS}/wide-bbr3"}
 WIDE_POINTS = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP"),
                ("c3-b2", "10, 30, 90 ms, 2 BDP"), ("c3-b5", "10, 30, 90 ms, 5 BDP"),
