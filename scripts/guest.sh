@@ -49,9 +49,9 @@ Exit status: COMMAND's, or 2 usage, 123 setup failure (missing tool, fetch/build
 guest did not boot), 124 timeout, 125 kernel panic/Oops/BUG or guest died.
 Cache: $CACHE (BBR_A_CACHE). The newest Debian kernel of the series is used; pin one
 with BBR_A_KVER_<series, _ for .>, e.g. BBR_A_KVER_6_1=6.1.0-NN-amd64.
-Extra kernel command line words: BBR_A_GUEST_APPEND. A kernel that has not reached init
-after BBR_A_GUEST_BOOT_TIMEOUT wall seconds (default 240) is booted once more. Guest CPU model: BBR_A_QEMU_CPU
-(default qemu64,+rdrand; see docs/backends.md).
+Extra kernel command line words: BBR_A_GUEST_APPEND. Guest CPU model: BBR_A_QEMU_CPU
+(default qemu64,+rdrand; see docs/backends.md). A kernel that has not reached init after
+BBR_A_GUEST_BOOT_TIMEOUT wall seconds (default 240) is booted once more.
 EOF
 }
 
