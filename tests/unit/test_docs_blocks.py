@@ -134,7 +134,7 @@ def test_a_block_carries_its_own_provenance_and_can_move():
     assert "tcp_bbr_a" not in line and "kernel" not in line
     for what in ("`docs/results/reproduce/fig6/screen_runs.csv` (420 runs)",
                  "kernel: 6.1.192",
-                 "tcp_bbr_a: 0.3.0 (140 runs), 0.30.0 (70 runs), 0.6.1 (70 runs)",
+                 "tcp_bbr_a: 0.3.0 (140 runs), 0.6.1 (70 runs), 1.0.0 (70 runs)",
                  "srcversion: 7C58EC10980726588B2893A (140 runs)",
                  "module 45c97f543923 testbed 7043996d2d36 (270 runs)"):
         assert what in prov, what
