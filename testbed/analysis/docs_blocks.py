@@ -423,6 +423,15 @@ def loss_table(worst):
             "the worst seed's" if worst else EV_WHAT))
 
 
+LATE = f"{EV}/late-start"
+LATE_SRC = {"f": f"{EV}/flent", "f0": f"{LATE}/flent-v0300",
+            **{k + sfx: f"{LATE}/summary-{name}-{v}.json" for k, name in (("s", "short20"),
+                                                                ("l", "long20"), ("t", "late20"))
+               for sfx, v in (("", "v1000"), ("0", "v0300"))}}
+LATE_RUNS = (("flent's rtt_fair: the 50 ms flow about 0.2 s late, 30 s", "f"),
+             ("the 50 ms flow 0.3 s late, 30 s", "t"), ("both at once, 30 s", "s"),
+             ("both at once, 120 s", "l"))
+LATE_FADES = (("2.5 s", ""), ("10 s", "0"))
 EVAL_BLOCKS = {
     # docs/evaluations.md
     "eval-fct": Table({"e": f"{EV}/fct/eval.csv"}, ["cc (every flow)", "point"], [
@@ -457,6 +466,16 @@ EVAL_BLOCKS = {
         Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
         what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
              "utilisation from the testbed's own capture"),
+    "eval-late-start": Table(LATE_SRC, ["run (10 vs 50 ms, 20 Mbit/s, 5 BDP)",
+                                        "rtt_max's queueing part halves after"], [
+        ([run, fade], {"src": src + sfx, **({"config": "bbr_a_fair"} if src == "f" else {})})
+        for run, src in LATE_RUNS for fade, sfx in LATE_FADES], [
+        Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
+        Col("10 ms flow Mbit/s", "tput0", 2), Col("50 ms flow Mbit/s", "tput1", 2)],
+        what="bbr_a_fair, mean +- 95 % CI half-width over the seeds; measured from 5 s to 1 s "
+             "before the end; 2.5 s: this release; 10 s: an earlier release's build, whose "
+             "code differs from this one's in that constant only; the testbed's client "
+             "(tcpflow.py) but in the flent rows", seed_notes=False),
     "eval-nup": Table({"e4": f"{EV}/nup/eval.csv", "e8": f"{EV}/nup-8/eval.csv",
                        "e16": f"{EV}/nup-16/eval.csv"}, ["streams", "cc (every stream)"], [
         ([str(n), cc], {"src": f"e{n}", "config": cc, "scenario": "flent-tcp-nup"})

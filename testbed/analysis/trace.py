@@ -68,12 +68,15 @@ def trace_stats(rows, w0, w1):
 
 TRACE_BIN_COLS = ["t_s", "flow", "rtt_ms", "events", "bw_mbps", "cwnd", "inflight",
                   "queue_ms", "cwnd_limited_share", "probe_share", "drain_share", "bw_hi_mbps",
-                  "compete_share"]
+                  "compete_share", "probe_gain", "drain_gain", "rtt_max_queue_ms"]
 
 
 def trace_bins(rows, step):
     """trace.csv rows (dicts) of PROBE_BW events -> one TRACE_BIN_COLS row per flow and
-    step-second bin: means of the flow's model state, shares of its events."""
+    step-second bin: means of the flow's model state, shares of its events, the mean pacing
+    gain of its probe-up and probe-down events (BBR-A's and bbr_a_fair's adaptive gains:
+    the further rtt_max above min_rtt, the larger both) and rtt_max's height above min_rtt
+    (events with an rtt_max)."""
     bins = {}
     for r in rows:
         if r["mode"] != "2":
@@ -88,14 +91,25 @@ def trace_bins(rows, step):
                  for x in rs if float(x["rtt_us"]) >= 0]
         his = [float(x["bw_hi_mbps"]) for x in rs if x.get("bw_hi_mbps") not in (None, "")]
         comp = [float(x["compete"]) for x in rs if x.get("compete") not in (None, "")]
+        tops = [(float(x["rtt_max_us"]) - float(x["min_rtt_us"])) / 1000
+                for x in rs if float(x.get("rtt_max_us") or 0) > 0]
         out.append([round(b * step, 3), flow, rs[0]["rtt_ms"], len(rs), avg("bw_mbps"),
                     avg("cwnd"), avg("inflight"), round(mean(queue), 3) if queue else None,
                     avg("cwnd_limited"),
                     round(sum(x["why"] == "probe" for x in rs) / len(rs), 3),
                     round(sum(x["why"] == "drain" for x in rs) / len(rs), 3),
                     round(mean(his), 3) if his else None,
-                    round(mean(comp), 3) if comp else None])
+                    round(mean(comp), 3) if comp else None,
+                    _gain(rs, "probe"), _gain(rs, "drain"),
+                    round(mean(tops), 3) if tops else None])
     return out
+
+
+def _gain(rows, why):
+    """The mean pacing gain (1.0 = BBR_UNIT) of the events of rows with this why, or None."""
+    gains = [float(x["pacing_gain"]) / 256 for x in rows
+             if x["why"] == why and x.get("pacing_gain") not in (None, "")]
+    return round(mean(gains), 3) if gains else None
 
 
 TRACE_DIP_COLS = ["flow", "rtt_ms", "start_s", "end_s", "events", "lowest_rtt_ms", "base_rtt_ms",

@@ -58,19 +58,25 @@ def test_missing_trace_is_empty(tmp_path):
 
 
 def test_trace_bins():
-    def ev(t, flow, mode="2", why="probe", rtt="12000", cl="1"):
+    def ev(t, flow, mode="2", why="probe", rtt="12000", cl="1", gain="256", top="0"):
         return {"t_s": t, "flow": flow, "rtt_ms": "10.0", "mode": mode, "why": why,
                 "bw_mbps": "10", "cwnd": "40", "inflight": "30", "rtt_us": rtt,
-                "min_rtt_us": "10000", "cwnd_limited": cl}
-    rows = [ev("0.5", "1"), ev("1.5", "1", why="drain", rtt="14000", cl="0"),
-            ev("1.9", "1", why="fixed", rtt="-1"), ev("1.2", "1", mode="0"),
+                "min_rtt_us": "10000", "cwnd_limited": cl, "pacing_gain": gain,
+                "rtt_max_us": top}
+    rows = [ev("0.5", "1", gain="320", top="30000"),
+            ev("1.5", "1", why="drain", rtt="14000", cl="0", gain="192", top="26000"),
+            ev("1.9", "1", why="fixed", rtt="-1", top="30000"), ev("1.2", "1", mode="0"),
             ev("0.1", "2")]
     out = analyze.trace_bins(rows, 1.0)
     # flow 1: bin 0 (one probe), bin 1 (drain + fixed; STARTUP event left out); flow 2: bin 0
     assert [r[:4] for r in out] == [[0.0, 1, "10.0", 1], [1.0, 1, "10.0", 2], [0.0, 2, "10.0", 1]]
     assert out[1][7] == 4.0  # queue: only the event with an RTT sample
     assert out[1][8:11] == [0.5, 0.0, 0.5]  # cwnd-limited, probe, drain shares
-    assert out[1][11:] == [None, None]  # no bound, no competitor flag (not bbr_a_fair)
+    assert out[1][11:13] == [None, None]  # no bound, no competitor flag (not bbr_a_fair)
+    # the adaptive gains of probe-up and probe-down events, rtt_max's height above min_rtt
+    assert out[0][13:] == [1.25, None, 20.0]
+    assert out[1][13:] == [None, 0.75, 18.0]
+    assert out[2][13:] == [1.0, None, None]  # no rtt_max yet
 
 
 def test_bbr_a_fair_bound_and_competitor_in_rows_stats_and_bins(tmp_path):
@@ -91,7 +97,7 @@ def test_bbr_a_fair_bound_and_competitor_in_rows_stats_and_bins(tmp_path):
     assert analyze.trace_stats(rows, 0.0, 5.0)["compete_share"] == round(2 / 3, 4)
     dicts = [{k: ("" if v is None else str(v)) for k, v in zip(cols, r)} for r in rows]
     bins = analyze.trace_bins(dicts, 1.0)
-    assert [b[11:] for b in bins] == [[15.0, 0.5], [40.0, 1.0]]
+    assert [b[11:13] for b in bins] == [[15.0, 0.5], [40.0, 1.0]]
 
 
 def test_events_dated_by_tcp_clock(tmp_path):
