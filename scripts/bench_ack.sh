@@ -113,9 +113,10 @@ tmp=$(mktemp -d)
 trap 'stop_child; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 bench="ccs=$CCS acks=$ACKS reps=$REPS rate_mbps=$RATE rtt_us=$((RTT * 1000))"
+cpu=$(host_cpu) # the per-ACK ratios depend on it (docs/module.md)
 commas=${CCS//[^,]/}
 want=$(((${#commas} + 2) * REPS))
-echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version,cflags,layout" \
+echo "cc,rep,ns,acks,module_params,rate_mbps,rtt_ms,commit,kernel,module_version,cflags,layout,host_cpu" \
 	>"$tmp/rows.csv"
 for ((layout = 0; layout < LAYOUTS; layout++)); do
 	build_modules "$layout"
@@ -129,8 +130,8 @@ for ((layout = 0; layout < LAYOUTS; layout++)); do
 	[[ $n -eq $want ]] ||
 		die "the guest reported $n runs of $want (layout $layout): $(grep -v '^ack_bench ' "$tmp/out/bench.txt" | tail -n 3)"
 	awk -v p="${PARAMS[*]}" -v r="$RATE" -v t="$RTT" -v c="$commit" -v k="$kernel" -v m="$version" \
-		-v f="$CFLAGS" -v l="$layout" '$1 == "ack_bench" {
-			print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m "," f "," l }' \
+		-v f="$CFLAGS" -v l="$layout" -v h="$cpu" '$1 == "ack_bench" {
+			print $2 "," $3 "," $4 "," $5 "," p "," r "," t "," c "," k "," m "," f "," l "," h }' \
 		"$tmp/out/bench.txt" >>"$tmp/rows.csv"
 done
 n=$((LAYOUTS * want))

@@ -39,6 +39,18 @@ stop_child() {
 	wait "$p" 2>/dev/null || true
 }
 
+# host_cpu: the host's CPU in one line: /proc/cpuinfo's model name with its family and model
+# numbers (a virtual machine's model name can be as generic as "Intel(R) Xeon(R) Processor"),
+# commas dropped for CSV files; the architecture where /proc/cpuinfo names no model.
+host_cpu() {
+	local name family model
+	name=$(cpuinfo 'model name') family=$(cpuinfo 'cpu family') model=$(cpuinfo model)
+	[[ -n $name ]] || { uname -m; return; }
+	name="$name${family:+ family $family}${model:+ model $model}"
+	echo "${name//,/}"
+}
+cpuinfo() { sed -n "s/^$1[[:space:]]*:[[:space:]]*//p" /proc/cpuinfo 2>/dev/null | head -n 1; }
+
 # need TOOL... : fail with a hint to scripts/setup.sh if a command is missing.
 need() {
 	local t

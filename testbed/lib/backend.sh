@@ -33,9 +33,8 @@ host_reason() { # prints why the host cannot run the testbed, nothing if it can
 # another machine (docs/backends.md): host_cpu, the host's CPU model, and host_userland, a
 # hash of the programs a scenario runs and the shared libraries they load.
 host_machine() {
-	local cpu b f files=()
-	cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
-	echo "host_cpu=${cpu:-$(uname -m)}"
+	local b f files=()
+	echo "host_cpu=$(host_cpu)"
 	for b in sh ip tc ping iperf3 /usr/bin/python3; do
 		f=$(command -v "$b") && files+=("$(readlink -f "$f")")
 	done

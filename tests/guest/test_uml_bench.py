@@ -4,6 +4,7 @@ the ACK model's beside them, and the summary takes them (docs/module.md, block a
 Selected with `-m uml` like the other UML tests; needs the UML kernel (scripts/uml.sh build).
 """
 import csv
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,9 @@ def test_the_ack_bench_times_every_cc_beside_the_model(uml_kernel, tmp_path):
     assert sorted({r["cc"] for r in rows}) == ["-", "bbr", "bbr_a_fair", "bbr_mod"]
     assert all(int(r["ns"]) > 0 and r["acks"] == "5000" and r["cflags"] == "-O2"
                for r in rows)
+    # the ratios depend on the CPU: each row names it, with its family and model numbers
+    assert len({r["host_cpu"] for r in rows}) == 1 and \
+        re.search(r"family [0-9]+ model [0-9]+$", rows[0]["host_cpu"])
     s = analysis.ack_cost_summary(rows)
     assert list(s["ratio"]) == ["bbr_mod", "bbr_a_fair", "bbr_mod#2", "bbr"]
     # every cc costs more per ACK than the model alone, and bbr_a_fair within a factor of
