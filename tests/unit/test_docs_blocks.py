@@ -30,6 +30,21 @@ def test_every_block_is_in_a_doc_and_every_doc_block_is_known():
     assert sorted(used) == sorted(BLOCKS), "each block once, and no block without a table"
 
 
+def test_the_headline_rows_are_of_one_release_and_one_build():
+    """Issue 48: the tables of README.md and docs/results.md, the headline rows, come from one
+    release's module and one build of it (srcversion), as each block's provenance file names
+    them (fresh: test_every_block_equals_its_data), not from a mix of releases."""
+    seen = {"tcp_bbr_a": set(), "srcversion": set()}
+    for doc in (REPO / "README.md", REPO / "docs" / "results.md"):
+        for name, _, _ in docs.blocks_in(doc.read_text()):
+            facts = (REPO / docs.PROVENANCE_DIR / f"{name}.md").read_text()
+            for field, values in seen.items():
+                m = re.search(rf"^- {field}: (.*)$", facts, re.M)
+                if m:
+                    values.add(m.group(1))
+    assert all(len(v) == 1 and "(" not in min(v) for v in seen.values()), seen
+
+
 def test_blocks_render_from_committed_summaries_only():
     tracked = set(subprocess.run(["git", "ls-files", "docs/results"], cwd=REPO,
                                  capture_output=True, text=True, check=True).stdout.split())
