@@ -110,38 +110,17 @@ RESULTS_WIDE = (("x30-b1", "5 vs 150 ms, 1 BDP"), ("x30-b5", "5 vs 150 ms, 5 BDP
 
 
 FIGS = (4, 5, 6, 7, 8)
-CLIENT = {"c": "docs/results/client-uml/runs-receive.csv", "r": "docs/results/client-uml/runs.csv",
-          "f": "docs/results/client-uml/summary-tcpflow-1770b9c.json"}
-
-
-def _client(receiver, src, selection, *ccs, label=None):
-    """CLIENT_ROWS' rows of one receiver: a row per cc, of runs set selection of CLIENT[src]
-    (None: every run of that cc); label names the cc in the table if not the cc itself."""
-    sel = {"src": src} if selection is None else {"src": src, "set": selection}
-    return [(receiver, label or cc, {**sel, "cc": cc}) for cc in ccs]
-
-
 def _keyed_rows(src, key, pairs):
     """A table's rows from (value, label) pairs: each labelled row selects the runs of source
     src whose column key holds value."""
     return [([label], {"src": src, key: value}) for value, label in pairs]
 
 
-W16, W64 = "MSG_WAITALL 16 KB (aad7e6c, the testbed's)", "woken per 64 KB (a086e61)"
-CLIENT_ROWS = [  # (receiver, cc, selection) of the default scenario, 30 s, 5 seeds (3 late50)
-    *_client("per packet, live trace reader (1770b9c)", "f", None, "bbr", "bbr_a", "bbr_a_fair"),
-    *_client("per packet (ca51776's testbed)", "c", "G-perpacket", "bbr", "bbr_a"),
-    *_client(W16, "c", "I-waitall16k", "bbr"),
-    *_client(W16, "c", "I-waitall16k-with-bbr_a", "bbr", label="bbr beside bbr_a"),
-    *_client(W16, "c", "I-waitall16k", "bbr_a", "bbr_a_fair"),
-    *_client("woken per 64 KB (SO_RCVLOWAT on ca51776's testbed)", "c", "H-rcvlowat64k",
-             "bbr_a"),
-    *_client("tcpflow.py at e9f5123", "r", "tcpflow", "bbr", "bbr_a_fair"),
-    *_client("tcpflow.py at e9f5123, the 50 ms flow 0.1 s late", "r", "tcpflow-late50", "bbr"),
-    *_client(W64, "r", "tcpflow-a086e61", "bbr", "bbr_a_fair"),
-    *_client(f"{W64}, the 50 ms flow 0.1 s late", "r", "tcpflow-a086e61-late50", "bbr"),
-    *_client("iperf3 3.12 (e9f5123)", "r", "iperf3", "bbr", "bbr_a_fair"),
-]
+CLIENT_NOW = {"t": "docs/results/client-uml/summary-tcpflow-v1000.json",
+              "i": "docs/results/client-uml/summary-iperf3-v1000.json"}
+CLIENT_NOW_ROWS = [(client, cc, {"src": src, "cc": cc})
+                   for client, src in (("tcpflow.py (the testbed's)", "t"), ("iperf3", "i"))
+                   for cc in ("bbr", "bbr_a", "bbr_a_fair")]
 
 COST = "docs/results/cost-per-ack-uml/cost.csv"
 
@@ -327,11 +306,13 @@ BLOCKS = {
                       what="Jain's index over all flows, mean +- 95 % CI half-width over the "
                            "seeds"),
     # docs/backends.md, docs/reproduction.md
-    "client-receive": Table(CLIENT, ["receiver (tree)", "cc"], [
-        ([rcv, cc], sel) for rcv, cc, sel in CLIENT_ROWS],
-        [Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization")],
-        what="the default scenario (10 vs 50 ms, 100 Mbit/s, 5 BDP, 30 s) under each "
-             "receiver, mean +- 95 % CI half-width over the seeds", seed_notes=False),
+    "client-now": Table(CLIENT_NOW, ["client", "cc"], [
+        ([client, cc], sel) for client, cc, sel in CLIENT_NOW_ROWS],
+        [Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
+         Col("queue delay ms", "qdelay_mean_ms", 1)],
+        what="the default scenario (10 vs 50 ms, 100 Mbit/s, 5 BDP, 30 s) with each of the "
+             "testbed's two clients, mean +- 95 % CI half-width over the seeds",
+        seed_notes=False),
     # docs/module.md
     "cost-per-ack": Table({"c": COST}, ["A / B"], [(["bbr_a adaptive=0 / bbr"], {"src": "c"})], [
         Col("pairs", text=_cost(lambda s: str(s["pairs"]))),
