@@ -406,12 +406,14 @@ def loss_table(worst):
 
 LATE = f"{EV}/late-start"
 LATE_SRC = {"f": f"{EV}/flent", "f0": f"{LATE}/flent-v0300",
-            **{k + sfx: f"{LATE}/summary-{name}-{v}.json" for k, name in (("s", "short20"),
-                                                                ("l", "long20"), ("t", "late20"))
+            **{k + sfx: f"{LATE}/summary-{name}-{v}.json" for k, name in (
+                ("s", "short20"), ("l", "long20"), ("t", "late20"), ("h", "late100"),
+                ("e", "early100"))
                for sfx, v in (("", "v1000"), ("0", "v0300"))}}
 LATE_RUNS = (("flent's rtt_fair: the 50 ms flow about 0.2 s late, 30 s", "f"),
              ("the 50 ms flow 0.3 s late, 30 s", "t"), ("both at once, 30 s", "s"),
-             ("both at once, 120 s", "l"))
+             ("both at once, 120 s", "l"), ("100 Mbit/s, the 50 ms flow 0.3 s late, 30 s", "h"),
+             ("100 Mbit/s, the 10 ms flow 0.3 s late, 30 s", "e"))
 LATE_FADES = (("2.5 s", ""), ("10 s", "0"))
 EVAL_BLOCKS = {
     # docs/evaluations.md
@@ -447,7 +449,7 @@ EVAL_BLOCKS = {
         Col("ping, 10 ms class, ms", "ping_s1_ms", 1), Col("ping, 50 ms class, ms", "ping_s2_ms", 1)],
         what=EV_WHAT + "; flent's fairness index and mean pings from its data file, Jain and "
              "utilisation from the testbed's own capture"),
-    "eval-late-start": Table(LATE_SRC, ["run (10 vs 50 ms, 20 Mbit/s, 5 BDP)",
+    "eval-late-start": Table(LATE_SRC, ["run (10 vs 50 ms, 5 BDP, 20 Mbit/s unless said)",
                                         "rtt_max's queueing part halves after"], [
         ([run, fade], {"src": src + sfx, **({"config": "bbr_a_fair"} if src == "f" else {})})
         for run, src in LATE_RUNS for fade, sfx in LATE_FADES], [
