@@ -8,6 +8,7 @@ import os
 
 from .cost import ack_cost_summary, cost_summary
 from .docs import CURRENT, REPO, Col, Table, grid
+from .docs_blocks_paths import FADE_WHAT, FADES
 from .paper_values import (PAPER_FIG4_TEXT, PAPER_FIG5, PAPER_FIG6_TEXT, PAPER_FIG7_TEXT,
                            PAPER_FIG8_TEXT)
 from .tables import TABLE_CCS, load_runs, mean_ci95, values
@@ -118,7 +119,7 @@ def _keyed_rows(src, key, pairs):
 
 CLIENT_NOW = {"t": "docs/results/client-uml/summary-tcpflow-v1000.json",
               "i": "docs/results/client-uml/summary-iperf3-v1000.json"}
-CLIENT_NOW_ROWS = [(client, cc, {"src": src, "cc": cc})
+CLIENT_NOW_ROWS = [([client, cc], {"src": src, "cc": cc})
                    for client, src in (("tcpflow.py (the testbed's)", "t"), ("iperf3", "i"))
                    for cc in ("bbr", "bbr_a", "bbr_a_fair")]
 
@@ -306,8 +307,7 @@ BLOCKS = {
                       what="Jain's index over all flows, mean +- 95 % CI half-width over the "
                            "seeds"),
     # docs/backends.md, docs/reproduction.md
-    "client-now": Table(CLIENT_NOW, ["client", "cc"], [
-        ([client, cc], sel) for client, cc, sel in CLIENT_NOW_ROWS],
+    "client-now": Table(CLIENT_NOW, ["client", "cc"], CLIENT_NOW_ROWS,
         [Col("runs", "runs"), Col("Jain", "jain"), Col("utilisation", "utilization"),
          Col("queue delay ms", "qdelay_mean_ms", 1)],
         what="the default scenario (10 vs 50 ms, 100 Mbit/s, 5 BDP, 30 s) with each of the "
@@ -414,7 +414,6 @@ LATE_RUNS = (("flent's rtt_fair: the 50 ms flow about 0.2 s late, 30 s", "f"),
              ("the 50 ms flow 0.3 s late, 30 s", "t"), ("both at once, 30 s", "s"),
              ("both at once, 120 s", "l"), ("100 Mbit/s, the 50 ms flow 0.3 s late, 30 s", "h"),
              ("100 Mbit/s, the 10 ms flow 0.3 s late, 30 s", "e"))
-LATE_FADES = (("2.5 s", ""), ("10 s", "0"))
 EVAL_BLOCKS = {
     # docs/evaluations.md
     "eval-fct": Table({"e": f"{EV}/fct/eval.csv"}, ["cc (every flow)", "point"], [
@@ -452,13 +451,12 @@ EVAL_BLOCKS = {
     "eval-late-start": Table(LATE_SRC, ["run (10 vs 50 ms, 5 BDP, 20 Mbit/s unless said)",
                                         "rtt_max's queueing part halves after"], [
         ([run, fade], {"src": src + sfx, **({"config": "bbr_a_fair"} if src == "f" else {})})
-        for run, src in LATE_RUNS for fade, sfx in LATE_FADES], [
+        for run, src in LATE_RUNS for fade, sfx in FADES], [
         Col("runs", "runs"), Col("Jain", "jain"), Col("worst Jain", "jain", extreme="min"),
         Col("10 ms flow Mbit/s", "tput0", 2), Col("50 ms flow Mbit/s", "tput1", 2)],
         what="bbr_a_fair, mean +- 95 % CI half-width over the seeds; measured from 5 s to 1 s "
-             "before the end; 2.5 s: this release; 10 s: an earlier release's build, whose "
-             "code differs from this one's in that constant only; the testbed's client "
-             "(tcpflow.py) but in the flent rows", seed_notes=False),
+             "before the end; " + FADE_WHAT + "; the testbed's client (tcpflow.py) but in the "
+             "flent rows", seed_notes=False),
     "eval-nup": Table({"e4": f"{EV}/nup/eval.csv", "e8": f"{EV}/nup-8/eval.csv",
                        "e16": f"{EV}/nup-16/eval.csv"}, ["streams", "cc (every stream)"], [
         ([str(n), cc], {"src": f"e{n}", "config": cc, "scenario": "flent-tcp-nup"})

@@ -94,22 +94,23 @@ def trace_bins(rows, step):
         tops = [(float(x["rtt_max_us"]) - float(x["min_rtt_us"])) / 1000
                 for x in rs if float(x.get("rtt_max_us") or 0) > 0]
         out.append([round(b * step, 3), flow, rs[0]["rtt_ms"], len(rs), avg("bw_mbps"),
-                    avg("cwnd"), avg("inflight"), round(mean(queue), 3) if queue else None,
-                    avg("cwnd_limited"),
+                    avg("cwnd"), avg("inflight"), _mean(queue), avg("cwnd_limited"),
                     round(sum(x["why"] == "probe" for x in rs) / len(rs), 3),
                     round(sum(x["why"] == "drain" for x in rs) / len(rs), 3),
-                    round(mean(his), 3) if his else None,
-                    round(mean(comp), 3) if comp else None,
-                    _gain(rs, "probe"), _gain(rs, "drain"),
-                    round(mean(tops), 3) if tops else None])
+                    _mean(his), _mean(comp), _gain(rs, "probe"), _gain(rs, "drain"),
+                    _mean(tops)])
     return out
+
+
+def _mean(xs):
+    """The mean of xs to 3 decimals, or None for none."""
+    return round(mean(xs), 3) if xs else None
 
 
 def _gain(rows, why):
     """The mean pacing gain (1.0 = BBR_UNIT) of the events of rows with this why, or None."""
-    gains = [float(x["pacing_gain"]) / 256 for x in rows
-             if x["why"] == why and x.get("pacing_gain") not in (None, "")]
-    return round(mean(gains), 3) if gains else None
+    return _mean([float(x["pacing_gain"]) / 256 for x in rows
+                  if x["why"] == why and x.get("pacing_gain") not in (None, "")])
 
 
 TRACE_DIP_COLS = ["flow", "rtt_ms", "start_s", "end_s", "events", "lowest_rtt_ms", "base_rtt_ms",
